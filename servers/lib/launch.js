@@ -1,0 +1,169 @@
+'use strict'
+// Starts a server of one kind: a single process that listens, or a node:cluster primary that
+// forks nServers workers. Prints one ready line on stdout; logs go to stderr.
+
+const cluster = require('node:cluster')
+const fs = require('node:fs')
+const http = require('node:http')
+const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { createApp } = require('./app')
+const { createSyncStore, createAsyncStore } = require('./store')
+
+const KINDS = {
+  sync: { store: createSyncStore, cluster: false },
+  async: { store: createAsyncStore, cluster: false },
+  'sync-cluster': { store: createSyncStore, cluster: true },
+  'async-cluster': { store: createAsyncStore, cluster: true }
+}
+const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
+const MAX_DEATHS = 5
+const DEATH_WINDOW_MS = 10000
+const EXIT_LISTEN_FAILED = 3
+
+const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
+
+/**
+ * Builds the http.Server for one process, with every HTTP limit set explicitly.
+ * @param {string} kind one of KINDS
+ * @param {object} config a validated config
+ * @returns {http.Server}
+ */
+function createServer (kind, config) {
+  const app = createApp({ config, store: KINDS[kind].store(config), log })
+  const server = http.createServer({
+    headersTimeout: config.headersTimeout,
+    requestTimeout: config.requestTimeout,
+    keepAliveTimeout: config.keepAliveTimeout,
+    maxHeaderSize: config.maxHeaderSize,
+    // Node checks the two timeouts above only this often (30 s by default).
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
+  }, app)
+  return server
+}
+
+function portInUse (err, config) {
+  return err.code === 'EADDRINUSE'
+    ? `port ${config.serverPort} on ${config.serverHostname} is already in use`
+    : `cannot listen on ${config.serverHostname}:${config.serverPort}: ${err.code || err.message}`
+}
+
+function readyLine (kind, config, port, workers) {
+  return `listening http://${config.serverHostname}:${port} kind=${kind} workers=${workers} pid=${process.pid}\n`
+}
+
+/** Stops accepting, lets in-flight requests finish, then exits 0; force-closes at the grace limit. */
+function stopServer (server) {
+  if (server.stopping) return
+  server.stopping = true
+  if (!server.listening) process.exit(0)
+  server.close(() => process.exit(0))
+  server.closeIdleConnections()
+  setTimeout(() => {
+    server.closeAllConnections()
+    process.exit(0)
+  }, STOP_GRACE_MS).unref()
+}
+
+function runSingle (kind, config) {
+  const server = createServer(kind, config)
+  server.on('error', (err) => {
+    process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
+    process.exit(1)
+  })
+  server.listen(config.serverPort, config.serverHostname, () => {
+    process.stdout.write(readyLine(kind, config, server.address().port, 1))
+  })
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => stopServer(server))
+}
+
+function runWorker (kind, config) {
+  const server = createServer(kind, config)
+  server.on('error', (err) => {
+    process.send({ type: 'listen-failed', message: portInUse(err, config) })
+    process.exit(EXIT_LISTEN_FAILED)
+  })
+  server.listen(config.serverPort, config.serverHostname)
+  // The primary asks us to stop; a signal to the whole group does too; and if the primary is
+  // gone (even by SIGKILL) the IPC channel closes and we must not outlive it.
+  const stop = () => stopServer(server)
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
+  process.on('message', (msg) => { if (msg === 'stop') stop() })
+  process.on('disconnect', stop)
+}
+
+function runPrimary (kind, config) {
+  const live = new Set()
+  const deaths = []
+  let listening = 0
+  let ready = false
+  let stopping = false
+
+  const fork = () => {
+    const worker = cluster.fork()
+    live.add(worker)
+    worker.on('message', (msg) => {
+      if (msg && msg.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
+    })
+    return worker
+  }
+  const shutdown = (code, message) => {
+    if (message) process.stderr.write(message + '\n')
+    if (stopping) return
+    stopping = true
+    process.exitCode = code
+    if (live.size === 0) process.exit(code)
+    for (const w of live) if (w.isConnected()) w.send('stop')
+    setTimeout(() => {
+      for (const w of live) w.process.kill('SIGKILL')
+      process.exit(code)
+    }, STOP_GRACE_MS + 500).unref()
+  }
+
+  cluster.on('listening', (worker, address) => {
+    listening++
+    if (!ready && listening === config.nServers) {
+      ready = true
+      process.stdout.write(readyLine(kind, config, address.port, config.nServers))
+    }
+  })
+  cluster.on('exit', (worker, code, signal) => {
+    live.delete(worker)
+    if (stopping) {
+      if (live.size === 0) process.exit(process.exitCode)
+      return
+    }
+    if (code === EXIT_LISTEN_FAILED) return shutdown(1)
+    const now = Date.now()
+    deaths.push(now)
+    while (deaths[0] < now - DEATH_WINDOW_MS) deaths.shift()
+    log(`worker ${worker.process.pid} died (code ${code}, signal ${signal}); re-forking`)
+    if (deaths.length > MAX_DEATHS) {
+      return shutdown(1, `${kind}: more than ${MAX_DEATHS} worker deaths in ${DEATH_WINDOW_MS / 1000} s; giving up`)
+    }
+    fork()
+  })
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
+  for (let i = 0; i < config.nServers; i++) fork()
+}
+
+/**
+ * Entry point of servers/<kind>.js.
+ * @param {string} kind sync, async, sync-cluster or async-cluster
+ * @param {string[]} argv the process's arguments after the script
+ */
+function launch (kind, argv = process.argv.slice(2)) {
+  const { config } = runMain(kind, () => {
+    const loaded = loadConfig(argv)
+    try {
+      fs.mkdirSync(loaded.config.dataPath, { recursive: true })
+    } catch (err) {
+      throw new ConfigError(`dataPath ${loaded.config.dataPath} is not a usable folder: ${err.code}`)
+    }
+    return loaded
+  })
+  if (!KINDS[kind].cluster) return runSingle(kind, config)
+  if (cluster.isPrimary) return runPrimary(kind, config)
+  return runWorker(kind, config)
+}
+
+module.exports = { launch, createServer, KINDS }

@@ -1,0 +1,103 @@
+'use strict'
+// The two I/O strategies the experiment compares: the same read and append, done with
+// synchronous fs calls or with asynchronous ones. Both give the same results and errors.
+
+const fs = require('node:fs')
+const { resolveKeyPath } = require('./keys')
+
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants
+const READ_FLAGS = O_RDONLY | O_NOFOLLOW
+const APPEND_FLAGS = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW
+
+/** An fs error whose meaning for the client is known: 403 for a symlink, 404 for no file. */
+function classify (err) {
+  if (err.code === 'ELOOP') err.status = 403
+  else if (err.code === 'ENOENT' || err.code === 'EISDIR') err.status = 404
+  return err
+}
+
+function notAFile () {
+  return Object.assign(new Error('not a regular file'), { code: 'EISDIR', status: 404 })
+}
+
+function shortWrite (written, length) {
+  return new Error(`short write: ${written} of ${length} bytes`)
+}
+
+/** The GET work of the historic benchmark: split, sort, join. */
+function sortPieces (text, sortSplitString) {
+  return text.split(sortSplitString).sort().join(sortSplitString)
+}
+
+/**
+ * @param {{ dataPath: string, sortSplitString: string }} config
+ * @returns {{ kind: 'sync', read(key): string, append(key, Buffer): void }}
+ */
+function createSyncStore ({ dataPath, sortSplitString }) {
+  return {
+    kind: 'sync',
+    read (key) {
+      let fd
+      try {
+        fd = fs.openSync(resolveKeyPath(dataPath, key), READ_FLAGS)
+        if (!fs.fstatSync(fd).isFile()) throw notAFile()
+        return sortPieces(fs.readFileSync(fd, 'utf8'), sortSplitString)
+      } catch (err) {
+        throw classify(err)
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd)
+      }
+    },
+    append (key, body) {
+      let fd
+      try {
+        // One write() on an O_APPEND descriptor: records from several processes never interleave.
+        fd = fs.openSync(resolveKeyPath(dataPath, key), APPEND_FLAGS, 0o644)
+        const written = fs.writeSync(fd, body)
+        if (written !== body.length) throw shortWrite(written, body.length)
+      } catch (err) {
+        throw classify(err)
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd)
+      }
+    }
+  }
+}
+
+/**
+ * @param {{ dataPath: string, sortSplitString: string }} config
+ * @returns {{ kind: 'async', read(key): Promise<string>, append(key, Buffer): Promise<void> }}
+ */
+function createAsyncStore ({ dataPath, sortSplitString }) {
+  const fsp = fs.promises
+  return {
+    kind: 'async',
+    async read (key) {
+      let fh
+      try {
+        fh = await fsp.open(resolveKeyPath(dataPath, key), READ_FLAGS)
+        if (!(await fh.stat()).isFile()) throw notAFile()
+        return sortPieces(await fh.readFile('utf8'), sortSplitString)
+      } catch (err) {
+        throw classify(err)
+      } finally {
+        if (fh !== undefined) await fh.close()
+      }
+    },
+    async append (key, body) {
+      let fh
+      try {
+        // fh.write is one write(); fh.appendFile would split large bodies into several.
+        fh = await fsp.open(resolveKeyPath(dataPath, key), APPEND_FLAGS, 0o644)
+        const { bytesWritten } = await fh.write(body)
+        if (bytesWritten !== body.length) throw shortWrite(bytesWritten, body.length)
+      } catch (err) {
+        throw classify(err)
+      } finally {
+        if (fh !== undefined) await fh.close()
+      }
+    }
+  }
+}
+
+module.exports = { createSyncStore, createAsyncStore, sortPieces }
