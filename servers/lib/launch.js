@@ -57,7 +57,8 @@ function stopServer (server) {
   server.stopping = true
   if (!server.listening) process.exit(0)
   server.close(() => process.exit(0))
-  server.closeIdleConnections()
+  // A keep-alive connection becomes idle when its last response is sent: close it then.
+  setInterval(() => server.closeIdleConnections(), 50).unref()
   setTimeout(() => {
     server.closeAllConnections()
     process.exit(0)
@@ -101,6 +102,8 @@ function runPrimary (kind, config) {
   const fork = () => {
     const worker = cluster.fork()
     live.add(worker)
+    // EPIPE: a message to a worker that is already exiting; its 'exit' is handled below.
+    worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
     worker.on('message', (msg) => {
       if (msg && msg.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
     })

@@ -1,0 +1,72 @@
+'use strict'
+// `node client [--config=FILE] [--KEY=VALUE ...] [--out=FILE] [--json=FILE]`: loads the server,
+// verifies what it wrote, prints CSV on stdout (or --out), a summary on stderr, JSON to --json.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { loadConfig, runMain, ConfigError, str } = require('../lib/config')
+const { describeEnv } = require('../lib/env')
+const { newRunId, decodeBitset } = require('./ledger')
+const { runClients, UnreachableError } = require('./run')
+const { fileSizes, verifyFiles } = require('./verify')
+const { buildReport, formatSummary } = require('./report')
+const { formatCsv } = require('./csv')
+
+// A file to write at the end: its folder must be writable now, not after the run.
+const outputFile = (v) => {
+  if (str(v) === '') throw 'must be a file name'
+  try {
+    fs.accessSync(path.dirname(path.resolve(v)), fs.constants.W_OK)
+  } catch (err) {
+    throw `must be in a writable folder (${err.code})`
+  }
+  return v
+}
+
+/**
+ * Runs the client: exit status 0 when every operation succeeded and verification passed, else 1
+ * (the CSV and JSON still say what failed).
+ * @param {string[]} argv arguments after the script name
+ * @returns {Promise<number>} the exit status
+ * @throws {ConfigError} at once, for a bad config or flag, or an unreadable dataPath
+ */
+function main (argv) {
+  const { config, options } = loadConfig(argv, { out: outputFile, json: outputFile })
+  let sizesBefore = null
+  if (config.verify) {
+    try {
+      sizesBefore = fileSizes(config)
+    } catch (err) {
+      throw new ConfigError(`dataPath ${config.dataPath} is not a readable folder (${err.code}): ` +
+        'verification reads the server\'s files; use --verify=false for a remote server')
+    }
+  }
+  return runClient(config, options, sizesBefore)
+}
+
+async function runClient (config, options, sizesBefore) {
+  const runId = newRunId()
+  let run
+  try {
+    run = await runClients(config, { runId, progress: process.stderr.isTTY === true })
+  } catch (err) {
+    if (!(err instanceof UnreachableError)) throw err
+    process.stderr.write(`client: ${err.message}\n`)
+    return 1
+  }
+  const acks = run.processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
+  const verification = config.verify ? verifyFiles({ config, runId, sizesBefore, acks }) : { checked: false }
+  const report = buildReport({ config, runId, env: describeEnv(), run, verification })
+  const csv = formatCsv(report)
+  if (options.out) fs.writeFileSync(options.out, csv)
+  else process.stdout.write(csv)
+  if (options.json) fs.writeFileSync(options.json, JSON.stringify(report, null, 2) + '\n')
+  process.stderr.write(formatSummary(report))
+  return report.ok ? 0 : 1
+}
+
+if (require.main === module) {
+  runMain('client', () => main(process.argv.slice(2))).then((code) => { process.exitCode = code })
+}
+
+module.exports = { main }

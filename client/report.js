@@ -1,0 +1,98 @@
+'use strict'
+// The run's results as one document (what --json writes and the sweep reads), built from the
+// processes' raw records, and a short summary of it for people.
+
+const { createRecord, deserializeRecord, mergeRecords, mergeErrors, errorTotal, summarize } = require('./stats')
+
+const TYPES = ['GET', 'PUT']
+const SHORTFALL = 0.95 // an open-loop run that achieves less of its target rate is flagged
+
+const sum = (list, f) => list.reduce((total, x) => total + f(x), 0)
+const byType = (f) => ({ GET: f('GET'), PUT: f('PUT') })
+
+/**
+ * @param {{ config: object, runId: string, env: object, run: object, verification: object }} parts
+ *   run as runClients returns it
+ * @returns {object} the report; `ok` when every operation succeeded and verification passed
+ */
+function buildReport ({ config, runId, env, run, verification }) {
+  const procs = run.processes.map((p) => ({
+    ...p,
+    recs: byType((type) => p.result ? deserializeRecord(p.result.latency[type]) : createRecord())
+  }))
+  const reported = procs.filter((p) => p.result !== null)
+  const merged = byType((type) => mergeRecords(procs.map((p) => p.recs[type])))
+  const completed = merged.GET.count + merged.PUT.count
+  const failed = errorTotal(merged.GET.errors) + errorTotal(merged.PUT.errors)
+  const seconds = run.wallTimeMs / 1000
+  const open = config.rate > 0
+  const achievedRate = open ? (completed + failed) / seconds : null
+  const warmupErrors = byType((type) => mergeErrors(reported.map((p) => p.result.warmup.errors[type])))
+  const warmup = {
+    operations: sum(reported, (p) => p.result.warmup.operations),
+    failed: errorTotal(warmupErrors.GET) + errorTotal(warmupErrors.PUT),
+    errors: warmupErrors
+  }
+  const problems = procs.filter((p) => p.result === null).map((p) => `client process ${p.index} (pid ${p.pid}) ended (${p.exit}) before it reported`)
+  return {
+    tool: 'client',
+    config,
+    runId,
+    env,
+    mode: open ? 'open' : 'closed',
+    startedAt: run.startedAt,
+    wallTimeMs: run.wallTimeMs,
+    operations: { planned: config.nOperations, completed, failed },
+    throughput: completed / seconds,
+    targetRate: open ? config.rate : null,
+    achievedRate,
+    rateShortfall: open && achievedRate < SHORTFALL * config.rate,
+    latency: byType((type) => summarize(merged[type])),
+    processes: procs.map((p) => ({
+      index: p.index,
+      pid: p.pid,
+      latency: byType((type) => summarize(p.recs[type])),
+      errors: byType((type) => p.recs[type].errors),
+      cpuUs: p.result ? p.result.cpuUs : null
+    })),
+    errors: byType((type) => merged[type].errors),
+    errorCount: failed,
+    clientCpuUs: { user: sum(reported, (p) => p.result.cpuUs.user), system: sum(reported, (p) => p.result.cpuUs.system) },
+    warmup,
+    verification,
+    problems,
+    ok: completed === config.nOperations && warmup.failed === 0 && (!verification.checked || verification.ok)
+  }
+}
+
+const us = (x) => x === null ? '-' : Math.round(x)
+const kinds = (errors) => Object.entries(errors).map(([kind, n]) => `${kind}: ${n}`).join(', ')
+
+/** @returns {string} a few lines for stderr */
+function formatSummary (report) {
+  const { config, operations, latency, verification: v, warmup, clientCpuUs } = report
+  const lines = [
+    `client: ${operations.planned} operations, ${report.mode} loop, ${config.nClients} processes x ${config.concurrency} in flight, ` +
+    `in ${(report.wallTimeMs / 1000).toFixed(3)} s: ${report.throughput.toFixed(1)} ops/s, ${operations.failed} failed`
+  ]
+  for (const type of TYPES) {
+    const s = latency[type]
+    const failures = s.errors > 0 ? ` (${kinds(report.errors[type])})` : ''
+    lines.push(`  ${type} ${s.count} ok, ${s.errors} failed${failures}; µs: min ${us(s.min)} p50 ${us(s.p50)} mean ${us(s.mean)} p99 ${us(s.p99)} max ${us(s.max)}`)
+  }
+  if (report.mode === 'open') {
+    const flag = report.rateShortfall ? ' (SHORT of the target by more than 5%)' : ''
+    lines.push(`  rate: target ${report.targetRate} ops/s, achieved ${report.achievedRate.toFixed(1)} ops/s${flag}`)
+  }
+  if (warmup.failed > 0) lines.push(`  warm-up: ${warmup.failed} of ${warmup.operations} operations failed`)
+  lines.push(v.checked
+    ? `  verification: ${v.records} records in ${v.files} files, ${v.acknowledged} acknowledged: ${v.lost} lost, ` +
+      `${v.duplicated} duplicated, ${v.torn} torn, ${v.unknown} unknown; ${v.bytes} bytes appended, ${v.expectedBytes} expected`
+    : '  verification: skipped (--verify=false)')
+  lines.push(`  client CPU: ${(clientCpuUs.user / 1e6).toFixed(2)} s user, ${(clientCpuUs.system / 1e6).toFixed(2)} s system`)
+  for (const problem of report.problems) lines.push(`  ${problem}`)
+  lines.push(report.ok ? 'client: OK' : 'client: FAILED')
+  return lines.join('\n') + '\n'
+}
+
+module.exports = { buildReport, formatSummary }

@@ -1,0 +1,107 @@
+'use strict'
+// The primary's side of a run: checks that the server is reachable, forks nClients client
+// processes, steps them together through create, warm-up and measure, and collects their results.
+
+const { fork } = require('node:child_process')
+const net = require('node:net')
+const path = require('node:path')
+const { SingleBar, Presets } = require('cli-progress')
+
+const WORKER = path.join(__dirname, 'worker.js')
+const PROBE_MS = 3000
+
+class UnreachableError extends Error {}
+
+/** Resolves once a TCP connection to the server opens; rejects with an UnreachableError if none does. */
+function probe ({ serverHostname, serverPort, timeout }) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(serverPort, serverHostname)
+    const fail = (why) => {
+      socket.destroy()
+      reject(new UnreachableError(`cannot reach the server at ${serverHostname}:${serverPort}: ${why}`))
+    }
+    socket.setTimeout(Math.min(timeout, PROBE_MS), () => fail('no answer to connect'))
+    socket.once('error', (err) => fail(err.code || err.message))
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve()
+    })
+  })
+}
+
+function startWorker (task, onProgress) {
+  // The worker's stdout goes to our stderr: our stdout carries only the CSV.
+  const child = fork(WORKER, [JSON.stringify(task)], { stdio: ['ignore', 2, 2, 'ipc'] })
+  const worker = { index: task.index, pid: child.pid, child, inbox: new Map(), waiting: new Map(), done: 0, exit: null }
+  child.on('message', (msg) => {
+    if (msg.type === 'progress') return onProgress(worker, msg.done)
+    const resolve = worker.waiting.get(msg.type)
+    if (resolve === undefined) return worker.inbox.set(msg.type, msg)
+    worker.waiting.delete(msg.type)
+    resolve(msg)
+  })
+  child.on('exit', (code, signal) => {
+    worker.exit = signal || code
+    for (const resolve of worker.waiting.values()) resolve(null)
+    worker.waiting.clear()
+  })
+  return worker
+}
+
+/** Resolves with the worker's next message of this type, or null if it exits first. */
+function reply (worker, type) {
+  return new Promise((resolve) => {
+    const msg = worker.inbox.get(type)
+    if (msg !== undefined) {
+      worker.inbox.delete(type)
+      resolve(msg)
+    } else if (worker.exit !== null) {
+      resolve(null)
+    } else {
+      worker.waiting.set(type, resolve)
+    }
+  })
+}
+
+async function runPhase (workers, phase) {
+  const replies = workers.map((w) => reply(w, 'ran'))
+  for (const w of workers) if (w.exit === null) w.child.send({ phase })
+  await Promise.all(replies)
+}
+
+/**
+ * Runs the load against the server.
+ * @param {object} config a validated config
+ * @param {{ runId: string, progress: boolean }} options progress: draw a bar on stderr
+ * @returns {Promise<{ startedAt: string, wallTimeMs: number, processes: object[] }>} one entry per
+ *   process: { index, pid, result (its report, or null if it died first), exit }
+ * @throws {UnreachableError} when the server does not accept a connection at the start
+ */
+async function runClients (config, { runId, progress }) {
+  await probe(config)
+  const bar = progress ? new SingleBar({ stream: process.stderr, format: 'measuring [{bar}] {value}/{total} operations' }, Presets.shades_classic) : null
+  const onProgress = (worker, done) => {
+    worker.done = done
+    if (bar !== null) bar.update(workers.reduce((sum, w) => sum + w.done, 0))
+  }
+  const workers = []
+  for (let index = 1; index <= config.nClients; index++) {
+    workers.push(startWorker({ config, index, runId, progress }, onProgress))
+  }
+  await runPhase(workers, 'create') // every file exists before any warm-up GET
+  await runPhase(workers, 'warm')
+  if (bar !== null) bar.start(config.nOperations, 0)
+  const startedAt = new Date().toISOString()
+  const t0 = process.hrtime.bigint()
+  await runPhase(workers, 'measure')
+  const wallTimeMs = Number(process.hrtime.bigint() - t0) / 1e6
+  if (bar !== null) bar.stop()
+  const results = await Promise.all(workers.map((w) => reply(w, 'result')))
+  return {
+    startedAt,
+    wallTimeMs,
+    processes: workers.map((w, k) => ({ index: w.index, pid: w.pid, result: results[k], exit: w.exit }))
+  }
+}
+
+module.exports = { runClients, UnreachableError }

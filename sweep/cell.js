@@ -1,0 +1,99 @@
+'use strict'
+// One run of a sweep cell: `node client` against a fresh server under a time limit, the server's
+// CPU time meanwhile, and the client's JSON turned into a summary.csv row.
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { ROOT } = require('../lib/config')
+const { schedPolicy } = require('./env')
+const { withServer } = require('./harness')
+const { runGroup, groupCpuUs } = require('./process-group')
+
+const CLIENT = path.join(ROOT, 'client')
+const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
+  'readsPerWrite', 'valueBytes', 'oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPerSec', 'getMean',
+  'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json']
+const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
+// The figures of the end-of-run table.
+const TABLE = [
+  { title: 'ops/s', key: 'opsPerSec' },
+  { title: 'GET p50 µs', key: 'getP50' },
+  { title: 'GET p99 µs', key: 'getP99' },
+  { title: 'PUT p99 µs', key: 'putP99' },
+  { title: 'client CPU s', key: 'clientCpuUs', scale: 1e-6, digits: 1 },
+  { title: 'server CPU s', key: 'serverCpuUs', scale: 1e-6, digits: 1 }
+]
+
+function readJsonOrNull (file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+function measures (json) {
+  const stat = (op, name) => json.latency?.[op]?.[name]
+  const cpu = json.clientCpuUs
+  return {
+    wallTimeMs: json.wallTimeMs,
+    opsPerSec: json.throughput,
+    getMean: stat('GET', 'mean'),
+    getP50: stat('GET', 'p50'),
+    getP99: stat('GET', 'p99'),
+    getMax: stat('GET', 'max'),
+    putMean: stat('PUT', 'mean'),
+    putP50: stat('PUT', 'p50'),
+    putP99: stat('PUT', 'p99'),
+    putMax: stat('PUT', 'max'),
+    errors: json.errorCount,
+    clientCpuUs: cpu && cpu.user + cpu.system
+  }
+}
+
+/** Why the client's run is invalid, or '' if it is valid. */
+function judge (client, json, log, timeoutMs) {
+  if (client.timedOut) return `client did not finish within ${timeoutMs / 1000} s`
+  if (client.code === 0 && json?.ok) return ''
+  const how = `client exited (${client.signal || `code ${client.code}`})`
+  if (!json) return `${how} without a readable JSON: ${log.lastLine()}`
+  const found = json.verification || {}
+  const problems = [json.errorCount && `${json.errorCount} failed requests`, ...PROBLEMS.map((p) => found[p] && `${found[p]} ${p}`)]
+  return `${how}: ${problems.filter(Boolean).join(', ') || log.lastLine()}`
+}
+
+/**
+ * Runs one repeat of a sweep cell.
+ * @param {{ cell: object, repeat: number, order: number }} run
+ * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal }} ctx
+ * @returns {Promise<object>} its summary.csv row
+ */
+async function runClientCell (run, ctx) {
+  const { cell, repeat, order } = run
+  const fields = await withServer(run, ctx, async ({ server, log, dataPath, configFile, files }) => {
+    const cpuStart = groupCpuUs(server.child.pid)
+    const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`, `--dataPath=${dataPath}`,
+      `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
+    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal })
+    const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
+    const json = readJsonOrNull(path.join(ctx.dir, files.json))
+    return { ...(json && measures(json)), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
+  })
+  return {
+    cell: cell.id,
+    repeat,
+    order,
+    kind: cell.kind,
+    nServers: cell.nServers,
+    nClients: cell.nClients,
+    uvThreadpoolSize: cell.uvThreadpoolSize,
+    schedPolicy: schedPolicy(),
+    readsPerWrite: cell.readsPerWrite,
+    valueBytes: Buffer.byteLength(cell.config.value),
+    oversubscribed: cell.nServers > os.availableParallelism(),
+    ...fields
+  }
+}
+
+module.exports = { runClientCell, COLUMNS, TABLE }

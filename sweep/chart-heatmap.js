@@ -1,0 +1,42 @@
+'use strict'
+// Heat map of median throughput over kind × nServers (x) and nClients (y), values labelled;
+// oversubscribed cells carry a † and a dashed border. Used by sweep/report-charts.js.
+
+const { spread } = require('./report-cells')
+const { renderSvg, chartTitle } = require('./chart-svg')
+
+/**
+ * Renders the throughput heat map of a set of cells.
+ * @param {{ title: string, env: object, cells: object[] }} spec cells from groupCells
+ * @returns {string} SVG
+ */
+function heatmapChart ({ title, env, cells }) {
+  const columns = [...new Set(cells.map((c) => `${c.kind}\n${c.nServers}`))]
+  const loads = [...new Set(cells.map((c) => c.load))].sort((a, b) => a - b)
+  const data = []
+  for (const cell of cells) {
+    const s = spread(cell, 'opsPerSec')
+    if (!s) continue
+    const label = Math.round(s.median) + (cell.oversubscribed ? ' †' : '')
+    data.push({ value: [columns.indexOf(`${cell.kind}\n${cell.nServers}`),
+      loads.indexOf(cell.load), s.median],
+    label: { formatter: label },
+    itemStyle: cell.oversubscribed ? { borderColor: '#a93226', borderWidth: 2, borderType: 'dashed' } : undefined })
+  }
+  const medians = data.map((d) => d.value[2])
+  const option = {
+    title: chartTitle(title, env, `median ops/s of valid repeats · † oversubscribed: nServers > ${env.cpus} cores`),
+    grid: { left: 90, right: 30, top: 80, bottom: 110 },
+    xAxis: { type: 'category', data: columns, name: 'kind, nServers', nameLocation: 'middle',
+      nameGap: 44, splitArea: { show: true } },
+    yAxis: { type: 'category', data: loads.map(String), name: 'nClients', nameLocation: 'middle',
+      nameGap: 40, splitArea: { show: true } },
+    visualMap: { type: 'continuous', min: Math.min(...medians), max: Math.max(...medians),
+      orient: 'horizontal', left: 'center', bottom: 8, itemHeight: 240, calculable: false,
+      text: ['ops/s (high)', 'low'], inRange: { color: ['#eef4fb', '#6baed6', '#08306b'] } },
+    series: [{ type: 'heatmap', data, label: { show: true, fontSize: 12 } }]
+  }
+  return renderSvg(option, { width: 940, height: 130 + 60 * loads.length + 110 })
+}
+
+module.exports = { heatmapChart }

@@ -1,0 +1,72 @@
+'use strict'
+// Chart of a figure against nServers: one line per kind (median of valid repeats) with
+// min..max error bars, in side-by-side panels. Used for the runtime and the peak charts.
+
+const { spread } = require('./report-cells')
+const { renderSvg, KIND_COLORS, chartTitle, oversubscribedArea } = require('./chart-svg')
+
+const PANEL_WIDTH = 470
+const DODGE = 0.08 // x offset between kinds so their error bars do not overlap
+
+/**
+ * Renders the scaling chart.
+ * @param {{ title: string, env: object, note: string, panels: { name: string, unit: string,
+ *   cells: object[], column: string, scale?: number }[] }} spec scale multiplies the column
+ * @returns {string} SVG
+ */
+function scalingChart ({ title, env, note, panels }) {
+  const option = { title: chartTitle(title, env, note), legend: { top: 62 },
+    grid: [], xAxis: [], yAxis: [], series: [] }
+  panels.forEach((panel, p) => {
+    const share = 100 / panels.length
+    option.grid.push({ left: `${p * share + 7}%`, width: `${share - 11}%`, top: 120, bottom: 56 })
+    const nMax = Math.max(...panel.cells.map((c) => c.nServers))
+    const xMax = nMax + 1 // one spare step each side keeps the end points off the axes
+    option.xAxis.push({ gridIndex: p, type: 'value', min: 0, max: xMax, interval: 1,
+      name: 'nServers (processes)', nameLocation: 'middle', nameGap: 30,
+      axisLabel: { formatter: (v) => (v >= 1 && v <= nMax ? String(v) : '') },
+      splitLine: { show: false } })
+    option.yAxis.push({ gridIndex: p, type: 'value', name: `${panel.name} (${panel.unit})`,
+      nameTextStyle: { align: 'left', fontWeight: 'bold' } })
+    const kinds = [...new Set(panel.cells.map((c) => c.kind))]
+    kinds.forEach((kind, k) => {
+      const x0 = (k - (kinds.length - 1) / 2) * DODGE
+      const points = panel.cells.filter((c) => c.kind === kind)
+        .map((c) => ({ x: c.nServers + x0, s: spread(c, panel.column) })).filter((d) => d.s)
+      const scale = panel.scale || 1
+      option.series.push(...kindSeries(kind, p, points.map(({ x, s }) =>
+        [x, s.median * scale, s.min * scale, s.max * scale])))
+    })
+    const first = option.series.find((s) => s.xAxisIndex === p)
+    if (first) first.markArea = oversubscribedArea(env.cpus, xMax)
+  })
+  return renderSvg(option, { width: PANEL_WIDTH * panels.length, height: 440 })
+}
+
+/** The median line (a point and a dashed reference for a single process) and its error bars. */
+function kindSeries (kind, p, data) {
+  const color = KIND_COLORS[kind]
+  const axes = { xAxisIndex: p, yAxisIndex: p }
+  const single = !kind.endsWith('-cluster')
+  const median = { ...axes, name: kind, type: single ? 'scatter' : 'line', color,
+    symbolSize: 8, data: data.map(([x, m]) => [x, m]) }
+  if (single && data.length > 0) {
+    median.markLine = { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color },
+      label: { formatter: `${kind}, 1 process`, position: 'insideEndTop', color },
+      data: [{ yAxis: data[0][1] }] }
+  }
+  const bars = { ...axes, name: kind, type: 'custom', color, encode: { x: 0, y: [1, 2] },
+    renderItem: renderErrorBar, data: data.map(([x, , min, max]) => [x, min, max]) }
+  return [median, bars]
+}
+
+function renderErrorBar (params, api) {
+  const [x, low] = api.coord([api.value(0), api.value(1)])
+  const [, high] = api.coord([api.value(0), api.value(2)])
+  const style = { stroke: api.visual('color'), lineWidth: 1.5 }
+  const line = (x1, y1, x2, y2) => ({ type: 'line', shape: { x1, y1, x2, y2 }, style })
+  return { type: 'group', children: [
+    line(x, low, x, high), line(x - 5, low, x + 5, low), line(x - 5, high, x + 5, high)] }
+}
+
+module.exports = { scalingChart }

@@ -1,0 +1,190 @@
+'use strict'
+// The grid of the sweep, quick and run commands: list-valued flags, the cells they span with each
+// cell's config, cell ids, and the seeded shuffled schedule with repeats interleaved.
+
+const crypto = require('node:crypto')
+const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
+const { KINDS } = require('../servers/lib/launch')
+const { uvThreadpoolSize } = require('./env')
+
+const KIND_NAMES = Object.keys(KINDS)
+const kind = (v) => {
+  if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
+  return v
+}
+
+/** Flags every command that runs cells takes (validators, as lib/config.js's `extra`). */
+const RUN_OPTIONS = {
+  repeats: int(1, 1000),
+  seed: int(0, 2 ** 32 - 1),
+  results: str,
+  readyTimeout: int(1),
+  keepData: bool
+}
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1) }
+const SWEEP_LISTS = {
+  kinds: kind,
+  nServers: SCHEMA.nServers,
+  nClients: SCHEMA.nClients,
+  uvThreadpoolSize: int(1, 1024),
+  readsPerWrite: SCHEMA.readsPerWrite,
+  valueBytes: int(1)
+}
+// The optional dimensions, and the suffix they add to a cell id when they are given.
+const SUFFIXES = { uvThreadpoolSize: 'uv', readsPerWrite: 'rpw', valueBytes: 'v' }
+
+// Defaults per command; the flags go before the user's, so the user's win.
+const PRESETS = {
+  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=6000'] },
+  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 1, flags: ['--nOperations=2000'] },
+  run: { lists: {}, repeats: 1, flags: [] }
+}
+// A free port for every server, unless the user names one.
+const COMMON_FLAGS = ['--serverPort=0']
+
+/**
+ * The options of a command that runs cells: its defaults, then the flags given.
+ * @param {object} given options from the flags
+ * @param {object} defaults the command's own defaults
+ * @returns {object}
+ */
+function runOptions (given, defaults) {
+  return { readyTimeout: 15000, keepData: false, seed: crypto.randomInt(2 ** 32), ...defaults, ...given }
+}
+
+/**
+ * Takes the list-valued flags out of argv and validates every element.
+ * @param {string[]} argv --KEY=VALUE arguments
+ * @param {object} validators one validator per list flag, for one element
+ * @returns {{ lists: object, rest: string[] }} the lists (deduplicated) and the other arguments
+ * @throws {ConfigError} naming the flag and the bad element
+ */
+function takeLists (argv, validators) {
+  const lists = {}
+  const rest = []
+  for (const arg of argv) {
+    const m = /^--(\w+)=(.*)$/s.exec(arg)
+    if (!m || !Object.hasOwn(validators, m[1])) {
+      rest.push(arg)
+      continue
+    }
+    const [, flag, text] = m
+    lists[flag] = [...new Set(text.split(',').map((element) => {
+      try {
+        return validators[flag](element)
+      } catch (why) {
+        const whole = element === text ? '' : ` in ${JSON.stringify(text)}`
+        throw new ConfigError(`--${flag} ${why}, got ${JSON.stringify(element)}${whole}`)
+      }
+    }))]
+  }
+  return { lists, rest }
+}
+
+/**
+ * Every combination of the dimensions' values, in order.
+ * @param {Array<[string, any[]]>} dims name and values of each dimension
+ * @returns {object[]}
+ */
+function cross (dims) {
+  return dims.reduce((combos, [key, values]) =>
+    combos.flatMap((combo) => values.map((value) => ({ ...combo, [key]: value }))), [{}])
+}
+
+/**
+ * The order the runs go in: each round holds every cell once, shuffled anew with a seeded PRNG.
+ * @param {object[]} cells
+ * @param {number} repeats
+ * @param {number} seed
+ * @returns {Array<{ cell: object, repeat: number, order: number }>}
+ */
+function schedule (cells, repeats, seed) {
+  const random = mulberry32(seed)
+  const runs = []
+  for (let repeat = 1; repeat <= repeats; repeat++) {
+    const round = [...cells]
+    for (let i = round.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1))
+      ;[round[i], round[j]] = [round[j], round[i]]
+    }
+    for (const cell of round) runs.push({ cell, repeat, order: runs.length + 1 })
+  }
+  return runs
+}
+
+function mulberry32 (seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -rpw4, -v1024 for optional dimensions given.
+ * @param {object} cell kind, nServers, nClients and the optional dimensions' values
+ * @param {string[]} optional names of the optional dimensions that are given
+ * @returns {string}
+ */
+function cellId (cell, optional) {
+  return [`${cell.kind}-s${cell.nServers}-c${cell.nClients}`, ...optional.map((d) => `${SUFFIXES[d]}${cell[d]}`)].join('-')
+}
+
+function runKindOf (name) {
+  try {
+    return kind(name)
+  } catch (why) {
+    throw new ConfigError(`run KIND: KIND ${why}, got ${JSON.stringify(name)}`)
+  }
+}
+
+/** `value` repeated or cut to `bytes` bytes, so payload size can vary while its text stays alike. */
+function sizedValue (value, bytes) {
+  return value.repeat(Math.ceil(bytes / value.length)).slice(0, bytes)
+}
+
+/**
+ * Plans the sweep, quick or run command.
+ * @param {'sweep'|'quick'|'run'} command
+ * @param {string[]} argv the flags
+ * @param {string} [runKind] the KIND of `run KIND`
+ * @returns {object} command, config, options, grid and runs (the schedule)
+ * @throws {ConfigError} for a bad flag or value
+ */
+function planSweep (command, argv, runKind) {
+  const preset = PRESETS[command]
+  const { lists, rest } = takeLists(argv, SWEEP_LISTS)
+  const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
+  const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
+  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: 300000 })
+  const grid = {
+    kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
+    nServers: [config.nServers],
+    nClients: [config.nClients],
+    uvThreadpoolSize: [uvThreadpoolSize()],
+    readsPerWrite: [config.readsPerWrite],
+    valueBytes: [Buffer.byteLength(config.value)],
+    ...preset.lists,
+    ...lists,
+    repeats: options.repeats
+  }
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d])
+  const cells = new Map()
+  for (const combo of cross(Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, grid[d]]))) {
+    if (!KINDS[combo.kind].cluster) combo.nServers = 1
+    const id = cellId(combo, optional)
+    if (cells.has(id)) continue
+    const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
+    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`, `--value=${value}`]
+    try {
+      cells.set(id, { ...combo, id, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
+    } catch (err) {
+      throw new ConfigError(`cell ${id}: ${err.message}`)
+    }
+  }
+  return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed) }
+}
+
+module.exports = { planSweep, runOptions, takeLists, cross, schedule, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }

@@ -1,0 +1,49 @@
+'use strict'
+// One run of a cell around a fresh server: its data folder and config file, its log, the server
+// started and stopped, and any failure turned into an invalid row with its reason.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { writeJson, openLog } = require('./results')
+const { startServer } = require('./server')
+
+/**
+ * Runs `work` against a fresh server of the cell's kind and config.
+ * @param {{ cell: object, repeat: number }} run
+ * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal }} ctx
+ * @param {(s: { server: object, log: object, dataPath: string, configFile: string, files: object }) => Promise<object>} work
+ *   measures the cell; returns row fields, with `reason` set if the cell is invalid
+ * @returns {Promise<object>} the row fields, with valid and reason
+ * @throws the abort reason if interrupted, after stopping everything
+ */
+async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal }, work) {
+  const name = `${cell.id}-r${repeat}`
+  const files = { csv: `cells/${name}.csv`, json: `cells/${name}.json`, log: `cells/${name}.log` }
+  const dataPath = path.join(dataRoot, name)
+  const configFile = path.join(dataRoot, `${name}.json`)
+  fs.mkdirSync(dataPath)
+  writeJson(configFile, { ...cell.config, dataPath })
+  const env = cell.uvThreadpoolSize ? { ...process.env, UV_THREADPOOL_SIZE: String(cell.uvThreadpoolSize) } : process.env
+  const log = openLog(path.join(dir, files.log))
+  let server
+  try {
+    server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env, log, readyTimeout: options.readyTimeout, signal })
+    const fields = await work({ server, log, dataPath, configFile, files })
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      fields.reason ||= `server exited during the cell: ${log.lastLine()}`
+    }
+    return { ...fields, valid: !fields.reason, reason: fields.reason || '' }
+  } catch (err) {
+    if (signal.aborted) throw err
+    return { valid: false, reason: err.message }
+  } finally {
+    await server?.stop()
+    log.close()
+    if (!options.keepData) {
+      fs.rmSync(dataPath, { recursive: true, force: true })
+      fs.rmSync(configFile, { force: true })
+    }
+  }
+}
+
+module.exports = { withServer }

@@ -1,0 +1,94 @@
+'use strict'
+// Entry of ./run_benchmark.sh: `node sweep/index.js COMMAND [--KEY=VALUE ...]` runs the sweep,
+// quick, run KIND, peak or report DIR command; --help lists commands and flags.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { runMain, ConfigError } = require('../lib/config')
+const { planSweep } = require('./grid')
+const cell = require('./cell')
+const peak = require('./peak')
+const { runPlan, report } = require('./runner')
+
+const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
+
+Commands
+  quick          a small grid (all kinds, nServers 2, nClients 1,4, 1 repeat): a first answer in ~1 min
+  sweep          the full grid (all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats): ~15 min on 2 cores
+  run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
+  peak           saturation throughput per kind and nServers, GET-only and POST-only, with autocannon
+  report DIR     render DIR/report.html and DIR/charts/*.svg again from a results folder
+
+Grid flags (comma-separated lists; sweep, quick, run)
+  --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
+  --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --readsPerWrite=0,10,inf   --valueBytes=64,4096
+Peak flags
+  --kinds=...  --nServers=...  --connections=10  --duration=10 (s)  --pipelining=1
+Run flags
+  --repeats=N       runs of each cell, shuffled in rounds (sweep 3, others 1)
+  --seed=N          seed of the shuffle (default random; recorded in env.json)
+  --results=DIR     parent folder of the results folder (default results/)
+  --cellTimeout=MS  time limit of one client run (default 300000)
+  --readyTimeout=MS time a server gets to listen (default 15000)
+  --keepData=true   keep each cell's data folder (default: removed after the client verified it)
+Any config key (e.g. --nOperations=5000 --warmup=100 --config=FILE) passes through to every cell;
+servers get a free port unless --serverPort is given. See config.json for the keys.
+
+Writes results/<UTC time>-<command>/: env.json, summary.csv, cells/, charts/, report.html.
+Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invalid or no report,
+2 bad flag, 130 interrupted (Ctrl-C stops the current cell and keeps the finished ones).
+`
+
+/**
+ * Turns the command line into what to do.
+ * @param {string[]} argv arguments after the script
+ * @returns {{ help: true } | { reportDir: string } | { plan: object, kind: object }}
+ * @throws {ConfigError} for an unknown command or a bad flag
+ */
+function parseCommand (argv) {
+  const [command, ...rest] = argv
+  if (command === '--help' || command === '-h' || rest.includes('--help')) return { help: true }
+  const sweep = { columns: cell.COLUMNS, runCell: cell.runClientCell, table: cell.TABLE }
+  switch (command) {
+    case 'sweep':
+    case 'quick':
+      return { plan: planSweep(command, rest), kind: sweep }
+    case 'run':
+      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError('run needs a KIND: sync, async, sync-cluster or async-cluster')
+      return { plan: planSweep('run', rest.slice(1), rest[0]), kind: sweep }
+    case 'peak':
+      return { plan: peak.planPeak(rest), kind: { columns: peak.COLUMNS, runCell: peak.runPeakCell, table: peak.TABLE } }
+    case 'report':
+      if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
+        throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
+      }
+      return { reportDir: path.resolve(rest[0]) }
+    default:
+      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak or report DIR (--help lists the flags)`)
+  }
+}
+
+/**
+ * Runs the command line.
+ * @param {string[]} argv
+ * @returns {Promise<number>} the exit status
+ */
+async function main (argv) {
+  const todo = runMain('run_benchmark.sh', () => parseCommand(argv))
+  if (todo.help) {
+    process.stdout.write(HELP)
+    return 0
+  }
+  if (todo.reportDir) return report(todo.reportDir)
+  return runPlan(todo.plan, todo.kind)
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((status) => { process.exitCode = status }, (err) => {
+    // Expected failures (a full disk, an unwritable folder) carry a code and need no stack.
+    process.stderr.write(`run_benchmark.sh: ${err.code ? err.message : err.stack}\n`)
+    process.exitCode = 1
+  })
+}
+
+module.exports = { main, parseCommand }

@@ -1,0 +1,131 @@
+'use strict'
+// Child node processes, each in a process group of its own: start one, run one to its end under a
+// time limit, stop one (SIGTERM, then SIGKILL), and read its CPU time from /proc (Linux). Only
+// groups started here are ever signalled, and only while they still have a live member.
+
+const { spawn } = require('node:child_process')
+const { once } = require('node:events')
+const fs = require('node:fs')
+const path = require('node:path')
+const { setTimeout: sleep } = require('node:timers/promises')
+const { ROOT } = require('../lib/config')
+
+const STOP_GRACE_MS = 5000 // servers and clients exit within 5 s of SIGTERM
+const KILL_WAIT_MS = 2000
+const POLL_MS = 50
+const USER_HZ = 100 // /proc/<pid>/stat counts CPU time in USER_HZ ticks, 100 on Linux
+const live = new Set() // children whose groups may still have members
+const stopping = new WeakMap()
+
+// A last resort if the sweep itself dies: nothing it started may outlive it.
+process.on('exit', () => { for (const child of live) signalGroup(child.pid, 'SIGKILL') })
+
+/**
+ * The live (not zombie) processes of a process group, with their CPU time.
+ * @param {number} pgid
+ * @returns {Array<{ pid: number, ticks: number }>}
+ */
+function groupMembers (pgid) {
+  const members = []
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    let stat
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+    } catch {
+      continue // it ended while we looked
+    }
+    // Fields after "pid (comm) ": state ppid pgrp ... utime (14th) stime (15th).
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(f[2]) === pgid && f[0] !== 'Z') members.push({ pid: Number(name), ticks: Number(f[11]) + Number(f[12]) })
+  }
+  return members
+}
+
+/**
+ * @param {number} pgid
+ * @returns {number} CPU time (user + system) of the group's live processes so far, in µs
+ */
+function groupCpuUs (pgid) {
+  return groupMembers(pgid).reduce((sum, m) => sum + m.ticks, 0) * (1e6 / USER_HZ)
+}
+
+function signalGroup (pgid, sig) {
+  try {
+    process.kill(-pgid, sig)
+  } catch (err) {
+    if (err.code !== 'ESRCH') throw err
+  }
+}
+
+async function emptied (pgid, ms) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(POLL_MS)) {
+    if (groupMembers(pgid).length === 0) return true
+  }
+  return false
+}
+
+/**
+ * Starts `node script args` as the leader of a new process group, stderr into the log.
+ * @param {string} script
+ * @param {string[]} args
+ * @param {{ log: object, env?: object, stdout?: 'pipe' }} how `stdout` defaults to the log
+ * @returns {import('node:child_process').ChildProcess}
+ */
+function spawnGroup (script, args, { log, env = process.env, stdout = log.fd }) {
+  const child = spawn(process.execPath, [script, ...args], { detached: true, env, stdio: ['ignore', stdout, log.fd] })
+  live.add(child)
+  log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): node ${path.relative(ROOT, script)} ${args.join(' ')}\n`)
+  return child
+}
+
+/**
+ * Stops a group started by spawnGroup: SIGTERM, SIGKILL after a grace period; resolves once the
+ * group has no live process. Calling it again returns the same promise.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {object} log
+ * @returns {Promise<void>}
+ */
+function stopGroup (child, log) {
+  if (!stopping.has(child)) stopping.set(child, stopNow(child, log))
+  return stopping.get(child)
+}
+
+async function stopNow (child, log) {
+  const pgid = child.pid
+  if (groupMembers(pgid).length > 0) {
+    signalGroup(pgid, 'SIGTERM')
+    if (!await emptied(pgid, STOP_GRACE_MS)) {
+      log.write(`# pid ${pgid}: group still running ${STOP_GRACE_MS / 1000} s after SIGTERM; sending SIGKILL\n`)
+      signalGroup(pgid, 'SIGKILL')
+      await emptied(pgid, KILL_WAIT_MS)
+    }
+  }
+  if (child.exitCode === null && child.signalCode === null) await once(child, 'exit')
+  live.delete(child)
+  log.write(`# pid ${pgid} ended (${child.signalCode || `code ${child.exitCode}`})\n`)
+}
+
+/**
+ * Runs `node script args` in its own group to its end, or stops it at the time limit or abort.
+ * @param {string} script
+ * @param {string[]} args
+ * @param {{ log: object, timeoutMs: number, signal: AbortSignal }} how
+ * @returns {Promise<{ code: number|null, signal: string|null, timedOut: boolean }>}
+ * @throws the abort reason once the group is stopped, if aborted
+ */
+async function runGroup (script, args, { log, timeoutMs, signal }) {
+  const child = spawnGroup(script, args, { log })
+  const stop = () => stopGroup(child, log)
+  let timedOut = false
+  const timer = setTimeout(() => { timedOut = true; stop() }, timeoutMs)
+  signal.addEventListener('abort', stop)
+  const [code, sig] = await once(child, 'exit')
+  clearTimeout(timer)
+  signal.removeEventListener('abort', stop)
+  await stop() // whatever it left behind in its group
+  if (signal.aborted) throw signal.reason
+  return { code, signal: sig, timedOut }
+}
+
+module.exports = { spawnGroup, stopGroup, runGroup, groupCpuUs, groupMembers }

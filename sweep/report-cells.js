@@ -1,0 +1,80 @@
+'use strict'
+// Groups summary rows into cells and summarises each cell's valid repeats (median, min, max).
+// Used by the report's charts and tables; invalid repeats never enter a figure.
+
+const KIND_ORDER = ['sync', 'async', 'sync-cluster', 'async-cluster']
+
+/**
+ * Groups rows into cells (one per cell id, and per op in a peak summary), sorted by kind,
+ * nServers, load and op. A cell's `variant` names the other knobs that vary across the folder.
+ * @param {{ rows: object[], load: string, variants: string[] }} results from readResults
+ * @returns {object[]} cells: { id, kind, nServers, load, op, variant, oversubscribed, rows, valid }
+ */
+function groupCells ({ rows, load, variants }) {
+  const varying = variants.filter((c) => new Set(rows.map((r) => r[c])).size > 1)
+  const cells = new Map()
+  for (const row of rows) {
+    const key = row.op === undefined ? row.cell : `${row.cell} ${row.op}`
+    if (!cells.has(key)) {
+      cells.set(key, { id: row.cell, kind: row.kind, nServers: row.nServers, load: row[load],
+        op: row.op, variant: varying.map((c) => `${c}=${row[c]}`).join(', '),
+        oversubscribed: row.oversubscribed, rows: [], valid: [] })
+    }
+    const cell = cells.get(key)
+    cell.rows.push(row)
+    if (row.valid) cell.valid.push(row)
+  }
+  return [...cells.values()].sort((a, b) => kindRank(a.kind) - kindRank(b.kind) ||
+    a.nServers - b.nServers || a.load - b.load || String(a.op).localeCompare(String(b.op)))
+}
+
+/** Orders kinds: the four known ones first, then any other by name. */
+function kindRank (kind) {
+  const i = KIND_ORDER.indexOf(kind)
+  return i === -1 ? KIND_ORDER.length : i
+}
+
+/**
+ * The median, min and max of a column over a cell's valid repeats, skipping empty values.
+ * @returns {{ median: number, min: number, max: number } | null} null when there is no value
+ */
+function spread (cell, column) {
+  const values = cell.valid.map((r) => r[column]).filter((v) => v !== null).sort((a, b) => a - b)
+  if (values.length === 0) return null
+  const mid = values.length >> 1
+  const median = values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2
+  return { median, min: values[0], max: values[values.length - 1] }
+}
+
+/**
+ * Splits cells by variant, keeping first-seen order.
+ * @returns {{ label: string, cells: object[] }[]}
+ */
+function splitVariants (cells) {
+  const groups = new Map()
+  for (const cell of cells) {
+    if (!groups.has(cell.variant)) groups.set(cell.variant, { label: cell.variant, cells: [] })
+    groups.get(cell.variant).cells.push(cell)
+  }
+  return [...groups.values()]
+}
+
+/**
+ * One representative run per kind: the cell with the largest load and the most servers that
+ * fit the cores, and its valid repeat with the median throughput that has a client JSON.
+ * @returns {{ cell: object, row: object }[]} in kind order
+ */
+function pickRepresentatives (cells, cores) {
+  const overCores = (n) => (n <= cores ? cores - n : n)
+  const picks = new Map()
+  const candidates = cells.filter((c) => c.valid.some((r) => r.json))
+    .sort((a, b) => b.load - a.load || overCores(a.nServers) - overCores(b.nServers))
+  for (const cell of candidates) {
+    if (picks.has(cell.kind)) continue
+    const runs = cell.valid.filter((r) => r.json).sort((a, b) => a.opsPerSec - b.opsPerSec)
+    picks.set(cell.kind, { cell, row: runs[(runs.length - 1) >> 1] })
+  }
+  return [...picks.values()].sort((a, b) => kindRank(a.cell.kind) - kindRank(b.cell.kind))
+}
+
+module.exports = { groupCells, kindRank, spread, splitVariants, pickRepresentatives }

@@ -1,0 +1,67 @@
+'use strict'
+// Chooses the report's charts for a results folder and renders each to SVG.
+// Used by sweep/report.js; the charts themselves live in sweep/chart-*.js.
+
+const { splitVariants, pickRepresentatives } = require('./report-cells')
+const { scalingChart } = require('./chart-scaling')
+const { heatmapChart } = require('./chart-heatmap')
+const { latencyChart } = require('./chart-latency')
+
+/**
+ * Renders every chart: per variant of the other knobs, for a sweep the runtime per nClients,
+ * the throughput heat map and the latency of one run per kind; for a peak folder req/s per
+ * connections.
+ * @param {object} results from readResults
+ * @param {object[]} cells from groupCells
+ * @returns {{ file: string, title: string, svg: string }[]} file is a name inside charts/
+ */
+function buildCharts (results, cells) {
+  const variants = splitVariants(cells)
+  return variants.flatMap(({ label, cells: some }, v) => {
+    const charts = results.format === 'peak' ? peakCharts(results.env, some, label) :
+      sweepCharts(results, some, label)
+    const prefix = variants.length > 1 ? `v${v + 1}-` : ''
+    return charts.map((chart) => ({ ...chart, file: prefix + chart.file }))
+  })
+}
+
+function sweepCharts (results, cells, variant) {
+  const { env } = results
+  const charts = byLoad(cells).map(([load, some]) => chart(`runtime-nClients-${load}.svg`,
+    `Runtime with ${load} client processes`, variant, (title) => scalingChart({
+      title, env, note: 'median of valid repeats, bars min–max, dashed: single process',
+      panels: [
+        { name: 'Total time', unit: 's', cells: some, column: 'wallTimeMs', scale: 1e-3 },
+        { name: 'Throughput', unit: 'ops/s', cells: some, column: 'opsPerSec' }]
+    })))
+  charts.push(chart('throughput-heatmap.svg', 'Throughput by kind, nServers and nClients',
+    variant, (title) => heatmapChart({ title, env, cells })))
+  for (const run of pickRepresentatives(cells, env.cpus)) {
+    charts.push(chart(`latency-${run.cell.kind}.svg`, `Latency per client process: ` +
+      `${run.cell.kind}, cell ${run.cell.id} (nServers=${run.cell.nServers}, ` +
+      `nClients=${run.cell.load}, repeat ${run.row.repeat})`, variant, (title) =>
+      latencyChart({ title, env, json: results.readCellJson(run.row) })))
+  }
+  return charts
+}
+
+function peakCharts (env, cells, variant) {
+  return byLoad(cells).map(([load, some]) => chart(`peak-connections-${load}.svg`,
+    `Peak throughput with ${load} connections`, variant, (title) => scalingChart({
+      title, env, note: 'median of valid repeats, bars min–max, dashed: single process',
+      panels: ['GET', 'PUT'].map((op) => ({ name: op, unit: 'req/s', column: 'reqPerSec',
+        cells: some.filter((c) => c.op === op) })).filter((p) => p.cells.length > 0)
+    })))
+}
+
+function byLoad (cells) {
+  const loads = [...new Set(cells.map((c) => c.load))].sort((a, b) => a - b)
+  return loads.map((load) => [load, cells.filter((c) => c.load === load)])
+}
+
+function chart (file, title, variant, render) {
+  const full = variant ? `${title}; ${variant}` : title
+  return { file, title: full, svg: render(full) }
+}
+
+module.exports = { buildCharts }

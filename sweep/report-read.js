@@ -1,0 +1,94 @@
+'use strict'
+// Reads a results folder (env.json, summary.csv, cells/*.json) into typed rows.
+// Used by sweep/report.js; the folder layout is the contract with the sweep.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { parse } = require('csv-parse/sync')
+
+// Columns each summary.csv format must have; later columns may be appended and are kept as text.
+const FORMATS = {
+  sweep: {
+    columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize',
+      'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed', 'valid', 'reason',
+      'wallTimeMs', 'opsPerSec', 'getMean', 'getP50', 'getP99', 'getMax', 'putMean', 'putP50',
+      'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
+    load: 'nClients',
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']
+  },
+  peak: {
+    columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
+      'pipelining', 'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors',
+      'non2xx'],
+    load: 'connections',
+    variants: ['duration', 'pipelining']
+  }
+}
+const TEXT_COLUMNS = new Set(['cell', 'kind', 'schedPolicy', 'reason', 'json', 'op'])
+const FLAG_COLUMNS = new Set(['oversubscribed', 'valid'])
+
+/**
+ * Reads a results folder.
+ * @param {string} dir the results folder
+ * @returns {{ dir: string, env: object, format: 'sweep'|'peak', load: string, variants: string[],
+ *   columns: string[], rows: object[], readCellJson: (row: object) => object }}
+ */
+function readResults (dir) {
+  const env = readJson(path.join(dir, 'env.json'))
+  const file = path.join(dir, 'summary.csv')
+  const { columns, records } = readCsv(file)
+  const missing = (name) => FORMATS[name].columns.filter((c) => !columns.includes(c))
+  const [format] = Object.keys(FORMATS).sort((a, b) => missing(a).length - missing(b).length)
+  if (missing(format).length > 0) {
+    throw new Error(`${file}: the header is neither a sweep nor a peak summary ` +
+      `(as a ${format} summary it lacks ${missing(format).join(', ')})`)
+  }
+  const known = new Set(FORMATS[format].columns)
+  const rows = records.map((record, i) => {
+    const row = {}
+    columns.forEach((name, j) => {
+      row[name] = known.has(name) ? typeValue(name, record[j], `${file} line ${i + 2}`) : record[j]
+    })
+    if (row.oversubscribed === undefined) row.oversubscribed = row.nServers > env.cpus
+    return row
+  })
+  const { load, variants } = FORMATS[format]
+  return { dir, env, format, load, variants, columns, rows,
+    readCellJson: (row) => readJson(path.join(dir, row.json)) }
+}
+
+function readJson (file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`, { cause: err })
+  }
+}
+
+function readCsv (file) {
+  let table
+  try {
+    table = parse(fs.readFileSync(file, 'utf8'), { skip_empty_lines: true })
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`, { cause: err })
+  }
+  if (table.length === 0) throw new Error(`${file}: the file is empty, expected a header row`)
+  const [columns, ...records] = table
+  return { columns, records }
+}
+
+function typeValue (name, text, where) {
+  if (TEXT_COLUMNS.has(name)) return text
+  if (FLAG_COLUMNS.has(name)) {
+    if (text !== 'true' && text !== 'false') {
+      throw new Error(`${where}: ${name} must be true or false, got "${text}"`)
+    }
+    return text === 'true'
+  }
+  if (text === '') return null
+  const value = Number(text)
+  if (Number.isNaN(value)) throw new Error(`${where}: ${name} must be a number, got "${text}"`)
+  return value
+}
+
+module.exports = { readResults }

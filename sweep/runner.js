@@ -1,0 +1,100 @@
+'use strict'
+// Runs a plan's schedule into a fresh results folder: env.json, summary.csv row by row, a progress
+// bar on a terminal, Ctrl-C (stop the current cell, keep what finished, exit 130), a median table
+// and the report at the end.
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { SingleBar, Presets } = require('cli-progress')
+const { ROOT } = require('../lib/config')
+const { collectEnv } = require('./env')
+const { renderReport } = require('./report')
+const { createResultsDir, writeJson, createSummary } = require('./results')
+const { formatTable } = require('./table')
+
+/**
+ * Renders a results folder's report and prints the path of report.html on stdout.
+ * @param {string} dir
+ * @returns {number} exit status: 0, or 1 with a line on stderr if the report failed
+ */
+function report (dir) {
+  try {
+    renderReport(dir)
+  } catch (err) {
+    process.stderr.write(`run_benchmark.sh: the report failed: ${err.message}\n`)
+    return 1
+  }
+  process.stdout.write(`${path.join(dir, 'report.html')}\n`)
+  return 0
+}
+
+function progressBar (total) {
+  if (!process.stderr.isTTY) return null
+  const bar = new SingleBar({
+    stream: process.stderr,
+    format: '{bar} {value}/{total} runs | {duration_formatted} elapsed | ETA {eta_formatted} | {run}',
+    etaBuffer: 5
+  }, Presets.shades_classic)
+  bar.start(total, 0, { run: '' })
+  return bar
+}
+
+/**
+ * Runs every run of the plan, in order, each by runCell, and writes the results folder.
+ * @param {{ command: string, config: object, options: object, grid: object, runs: object[], envExtra?: object }} plan
+ * @param {{ columns: string[], runCell: Function, table: object[] }} kind summary columns, how to run one, figures for the table
+ * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 128 + signal if interrupted
+ */
+async function runPlan (plan, { columns, runCell, table }) {
+  const { command, config, options, grid, runs } = plan
+  const dir = createResultsDir(options.results ?? path.join(ROOT, 'results'), command)
+  const envFile = path.join(dir, 'env.json')
+  const env = collectEnv({ command, argv: process.argv.slice(2), seed: options.seed, config, grid, options, ...plan.envExtra })
+  writeJson(envFile, env)
+  const append = createSummary(path.join(dir, 'summary.csv'), columns)
+  fs.mkdirSync(config.dataPath, { recursive: true })
+  const dataRoot = fs.mkdtempSync(path.join(config.dataPath, `${path.basename(dir)}-`))
+  process.stderr.write(`${command}: ${runs.length} runs into ${dir}\n`)
+
+  const controller = new AbortController()
+  const { signal } = controller
+  const onSignal = (sig) => {
+    if (signal.aborted) return
+    process.stderr.write(`\n${sig}: stopping the current cell; finished cells are kept\n`)
+    controller.abort(Object.assign(new Error(`interrupted by ${sig}`), { status: 128 + os.constants.signals[sig] }))
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  const bar = progressBar(runs.length)
+  const rows = []
+  try {
+    for (const run of runs) {
+      bar?.update({ run: `${run.cell.id} r${run.repeat}` })
+      const row = await runCell(run, { dir, dataRoot, options, signal }).catch((err) => {
+        if (!signal.aborted) throw err
+      })
+      if (row) {
+        append(row)
+        rows.push(row)
+        bar?.increment()
+      }
+      if (signal.aborted) break
+    }
+  } finally {
+    bar?.stop()
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    if (!options.keepData) fs.rmdirSync(dataRoot)
+  }
+  writeJson(envFile, { ...env, finishedAt: new Date().toISOString(), interrupted: signal.aborted })
+  process.stderr.write(formatTable(rows, table))
+  if (options.keepData) process.stderr.write(`data kept in ${dataRoot}\n`)
+  if (signal.aborted) {
+    process.stderr.write(`interrupted: ${rows.length} of ${runs.length} runs kept in ${path.join(dir, 'summary.csv')}\n`)
+    return signal.reason.status
+  }
+  return Math.max(report(dir), rows.every((r) => r.valid) ? 0 : 1)
+}
+
+module.exports = { runPlan, report }

@@ -1,0 +1,35 @@
+'use strict'
+// The compact table printed on stderr at the end of a run: per cell, how many repeats were valid
+// and the median of each figure over the valid ones; then why each invalid run was invalid.
+
+function median (values) {
+  if (values.length === 0) return null
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+}
+
+/**
+ * @param {object[]} rows summary rows
+ * @param {Array<{ title: string, key: string, scale?: number, digits?: number }>} columns figures to show
+ * @returns {string} the table, one line per cell, ending in a newline
+ */
+function formatTable (rows, columns) {
+  const byCell = new Map()
+  for (const row of rows) byCell.set(row.cell, [...(byCell.get(row.cell) || []), row])
+  const ids = [...byCell.keys()].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+  const lines = [['cell', 'valid', ...columns.map((c) => c.title)]]
+  for (const id of ids) {
+    const valid = byCell.get(id).filter((r) => r.valid)
+    lines.push([id, `${valid.length}/${byCell.get(id).length}`, ...columns.map(({ key, scale = 1, digits = 0 }) => {
+      const m = median(valid.map((r) => r[key]).filter(Number.isFinite))
+      return m === null ? '-' : (m * scale).toFixed(digits)
+    })])
+  }
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)))
+  const text = lines.map((l) => l.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  '))
+  const invalid = rows.filter((r) => !r.valid).map((r) => `invalid ${r.cell} r${r.repeat}: ${r.reason}`)
+  return [`medians of valid repeats (${rows.length} runs)`, ...text, ...invalid].join('\n') + '\n'
+}
+
+module.exports = { formatTable, median }

@@ -1,0 +1,190 @@
+'use strict'
+// The report generator: a synthetic results folder in, SVG charts and report.html out.
+// Run: npx tap test/report.test.js
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { parse } = require('csv-parse/sync')
+const { stringify } = require('csv-stringify/sync')
+const { renderReport } = require('../sweep/report')
+const { writeSweepFolder, writePeakFolder, INJECTION } = require('./fixtures/results-folder')
+const { checkXmlish } = require('./fixtures/xmlish')
+
+const SUBTITLE = '2 cores · Node v20.20.2'
+const read = (file) => fs.readFileSync(file, 'utf8')
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+t.test('a sweep folder gets one SVG per chart, each well-formed and drawn', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  const files = renderReport(dir)
+  t.same(files.map((f) => path.relative(dir, f)), [
+    'charts/runtime-nClients-2.svg', 'charts/runtime-nClients-4.svg',
+    'charts/throughput-heatmap.svg', 'charts/latency-sync.svg', 'charts/latency-async.svg',
+    'charts/latency-sync-cluster.svg', 'charts/latency-async-cluster.svg', 'report.html'])
+  for (const file of files.slice(0, -1)) {
+    const svg = read(file)
+    const { root, elements } = checkXmlish(svg)
+    t.equal(root, 'svg', `${path.basename(file)} is an SVG document`)
+    t.ok(elements > 40, `${path.basename(file)} has drawn elements`)
+    t.match(svg, /<path d="M/, 'it draws paths')
+    t.ok(svg.includes(SUBTITLE), 'its subtitle states cores and Node version')
+  }
+})
+
+t.test('the runtime chart has units, single-process references and the oversubscribed band', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  renderReport(dir)
+  const svg = read(path.join(dir, 'charts/runtime-nClients-4.svg'))
+  for (const text of ['Total time (s)', 'Throughput (ops/s)', 'nServers (processes)',
+    'sync, 1 process', 'async, 1 process', 'oversubscribed: 2 cores']) {
+    t.ok(svg.includes(`>${text}<`), `it shows "${text}"`)
+  }
+  t.match(svg, /stroke-dasharray/, 'the reference lines are dashed')
+})
+
+t.test('each latency chart draws one candle per client process and one for all, GET and PUT', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  renderReport(dir)
+  // Representative: most clients (4), nServers = cores (2) for clusters, median-throughput repeat.
+  const expected = { sync: 'cell c02 (nServers=1, nClients=4, repeat 2)',
+    'async-cluster': 'cell c14 (nServers=2, nClients=4, repeat 1)' } // its repeat 2 is invalid
+  for (const [kind, title] of Object.entries(expected)) {
+    const svg = read(path.join(dir, `charts/latency-${kind}.svg`))
+    t.ok(svg.includes(`Latency per client process: ${kind}, ${title}`), `the title names ${title}`)
+    const candles = (series) => svg.split(`ecmeta_series_index="${series}"`).length - 1
+    t.equal(candles(0), 5, 'GET: 4 processes + all')
+    t.equal(candles(2), 5, 'PUT: 4 processes + all')
+    t.ok(svg.includes('>GET latency (µs)<') && svg.includes('>PUT latency (µs)<'), 'axes in µs')
+  }
+})
+
+t.test('the heat map labels every cell with the median ops/s of its valid repeats', async (t) => {
+  const dir = t.testdir()
+  const { rows, cells } = writeSweepFolder(dir)
+  renderReport(dir)
+  const svg = read(path.join(dir, 'charts/throughput-heatmap.svg'))
+  for (const { cell, nServers } of cells) {
+    const valid = rows.filter((r) => r.cell === cell && r.valid).map((r) => r.opsPerSec)
+    const label = `${Math.round(median(valid))}${nServers > 2 ? ' †' : ''}`
+    t.ok(svg.includes(`>${label}<`), `${cell} is labelled ${label}`)
+  }
+  t.ok(svg.includes('† oversubscribed: nServers &gt; 2 cores'), 'the marker is explained')
+})
+
+t.test('report.html embeds the charts, environment and tables, and escapes the folder\'s strings', async (t) => {
+  const dir = t.testdir()
+  const { rows, cells, env } = writeSweepFolder(dir)
+  const files = renderReport(dir)
+  const page = read(path.join(dir, 'report.html'))
+  for (const file of files.slice(0, -1)) t.ok(page.includes(read(file)), `${path.basename(file)} is inline`)
+  for (const text of [env.cpuModel, env.gitCommit, env.argv.join(' '), env.seed, env.startedAt, '8.0 GiB']) {
+    t.ok(page.includes(text), `the environment shows ${text}`)
+  }
+  const summary = page.slice(page.indexOf('<table class="summary">'))
+  t.equal(summary.split('<tr').length - 2, rows.length, 'the summary table has every row')
+  t.equal(summary.split('<tr class="invalid"').length - 1, 1, 'the invalid row is highlighted')
+  const medians = page.slice(page.indexOf('<table class="medians">'), page.indexOf('</table>', page.indexOf('<table class="medians">')))
+  t.equal(medians.split('<tr').length - 2, cells.length, 'the medians table has one row per cell')
+  t.ok(page.includes('server exited &lt;script&gt;window.injected = 1&lt;/script&gt;'), 'the reason is shown escaped')
+  t.notOk(page.includes(INJECTION), 'the planted <script> is not markup')
+  t.notOk(page.includes('<img'), 'the planted <img> in the config is not markup')
+  t.notMatch(page, /<script|<link|<[^>]+\s(?:src|href)=/, 'nothing is loaded from elsewhere')
+})
+
+t.test('a reads-only sweep draws GET latency only', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir, { readsOnly: true })
+  renderReport(dir)
+  const svg = read(path.join(dir, 'charts/latency-async.svg'))
+  t.ok(svg.includes('>GET latency (µs)<'))
+  t.notOk(svg.includes('PUT latency'), 'no PUT panel without PUTs')
+})
+
+t.test('a cell without a valid repeat is left out of the charts and has no medians', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  edit(dir, (s) => s.replace(/^(c16,.*?,)true,,/gm, '$1false,timeout,'))
+  renderReport(dir)
+  const heatmap = read(path.join(dir, 'charts/throughput-heatmap.svg'))
+  t.notOk(heatmap.includes('>1715 †<'), 'c16 has no label')
+  t.ok(heatmap.includes('>1393 †<'), 'c15 still has one')
+  const page = read(path.join(dir, 'report.html'))
+  t.match(page, /<td>c16<\/td>(?:(?!<\/tr>)[\s\S])*<td class="num">–<\/td>(?:(?!<\/tr>)[\s\S])*0 \/ 3/, 'its medians are – and 0 / 3 repeats are valid')
+  t.equal(page.split('<tr class="invalid"').length - 1, 4, 'its three rows are highlighted too')
+})
+
+t.test('cells that differ in another knob get their own set of charts', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  const file = path.join(dir, 'summary.csv')
+  const records = parse(read(file), { columns: true })
+  for (const r of records) if (r.nClients === '4') r.readsPerWrite = '20'
+  fs.writeFileSync(file, stringify(records, { header: true }))
+  const names = renderReport(dir).map((f) => path.basename(f))
+  t.ok(names.includes('v1-runtime-nClients-2.svg') && names.includes('v2-runtime-nClients-4.svg'))
+  t.ok(names.includes('v1-throughput-heatmap.svg') && names.includes('v2-throughput-heatmap.svg'))
+  t.ok(read(path.join(dir, 'charts/v2-throughput-heatmap.svg')).includes('readsPerWrite=20'),
+    'the title names the variant')
+})
+
+t.test('a peak folder renders req/s by kind and nServers for GET and PUT', async (t) => {
+  const dir = t.testdir()
+  const { rows } = writePeakFolder(dir)
+  const files = renderReport(dir)
+  t.same(files.map((f) => path.relative(dir, f)), ['charts/peak-connections-10.svg', 'report.html'])
+  const svg = read(files[0])
+  checkXmlish(svg)
+  for (const text of ['GET (req/s)', 'PUT (req/s)', 'oversubscribed: 2 cores']) t.ok(svg.includes(`>${text}<`), text)
+  const page = read(files[1])
+  t.ok(page.includes(svg), 'the chart is inline')
+  t.equal(page.slice(page.indexOf('<table class="summary">')).split('<tr').length - 2, rows.length)
+})
+
+t.test('a missing or malformed input gives an Error naming the file', async (t) => {
+  const cases = [
+    ['no summary.csv', () => null, /summary\.csv: ENOENT/],
+    ['no env.json', (dir) => fs.rmSync(path.join(dir, 'env.json')), /env\.json: ENOENT/],
+    ['an empty summary.csv', (dir) => fs.writeFileSync(path.join(dir, 'summary.csv'), ''), /summary\.csv: the file is empty/],
+    ['a ragged row', (dir) => fs.appendFileSync(path.join(dir, 'summary.csv'), 'c99,1,2\n'), /summary\.csv: Invalid Record Length/],
+    ['an unknown header', (dir) => fs.writeFileSync(path.join(dir, 'summary.csv'), 'a,b\n1,2\n'), /summary\.csv: the header is neither a sweep nor a peak summary/],
+    ['a word in a number column', (dir) => edit(dir, (s) => s.replace(',1064,', ',fast,')), /summary\.csv line 2: opsPerSec must be a number, got "fast"/],
+    ['a bad flag', (dir) => edit(dir, (s) => s.replace(',false,true,', ',false,yes,')), /summary\.csv line 2: valid must be true or false, got "yes"/],
+    ['a missing cell JSON', (dir) => fs.rmSync(path.join(dir, 'cells/c02-r2.json')), /c02-r2\.json: ENOENT/]
+  ]
+  for (const [name, damage, message] of cases) {
+    const dir = t.testdir()
+    if (name === 'no summary.csv') fs.writeFileSync(path.join(dir, 'env.json'), '{}')
+    else writeSweepFolder(dir)
+    damage(dir)
+    t.throws(() => renderReport(dir), message, name)
+  }
+})
+
+function edit (dir, change) {
+  const file = path.join(dir, 'summary.csv')
+  fs.writeFileSync(file, change(read(file)))
+}
+
+t.test('the CLI prints the files it wrote, and errors on stderr with a non-zero exit', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  const cli = (...args) => spawnSync(process.execPath, [path.join(__dirname, '../sweep/report.js'), ...args], { encoding: 'utf8' })
+  const ok = cli(dir)
+  t.equal(ok.status, 0)
+  t.equal(ok.stdout.trim().split('\n').length, 8, 'seven charts and the page')
+  t.ok(ok.stdout.trim().endsWith('report.html'))
+  const missing = cli(path.join(dir, 'nowhere'))
+  t.equal(missing.status, 1)
+  t.match(missing.stderr, /^report: .*nowhere.*env\.json/)
+  const usage = cli()
+  t.equal(usage.status, 2)
+  t.match(usage.stderr, /usage: node sweep\/report\.js RESULTS_DIR/)
+})
