@@ -17,15 +17,42 @@ function requireKey (req, res, next) {
 
 /**
  * Builds the express app.
- * @param {{ config: object, store: object, log?: (line: string) => void }} deps
+ * @param {{ config: object, store: object, stats: object, log?: (line: string) => void }} deps
+ *   store: read/append (servers/lib/store.js); stats: count/collect/reset (servers/lib/telemetry.js)
  * @returns {import('express').Express}
  */
-function createApp ({ config, store, log = (line) => process.stderr.write(line + '\n') }) {
+function createApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n') }) {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag') // hashing every body is a cost the historic servers did not pay
   app.set('case sensitive routing', true) // /GET and /get/ are unknown paths
   app.set('strict routing', true)
+
+  app.use((req, res, next) => {
+    if (!req.path.startsWith('/_stats')) stats.count()
+    next()
+  })
+
+  app.route('/_stats')
+    .get(async (req, res, next) => {
+      try {
+        res.status(200).json(await stats.collect())
+      } catch (err) {
+        next(err)
+      }
+    })
+    .all(methodNotAllowed('GET, HEAD'))
+
+  app.route('/_stats/reset')
+    .post(async (req, res, next) => {
+      try {
+        await stats.reset()
+        res.status(200).type('text/plain').send('reset\n')
+      } catch (err) {
+        next(err)
+      }
+    })
+    .all(methodNotAllowed('POST'))
 
   app.route('/get')
     .get(requireKey, async (req, res, next) => {

@@ -8,6 +8,7 @@ const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
+const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
 
 const KINDS = {
   sync: { store: createSyncStore, cluster: false },
@@ -26,10 +27,11 @@ const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
  * Builds the http.Server for one process, with every HTTP limit set explicitly.
  * @param {string} kind one of KINDS
  * @param {object} config a validated config
+ * @param {object} stats this process's telemetry (servers/lib/telemetry.js)
  * @returns {http.Server}
  */
-function createServer (kind, config) {
-  const app = createApp({ config, store: KINDS[kind].store(config), log })
+function createServer (kind, config, stats) {
+  const app = createApp({ config, store: KINDS[kind].store(config), stats, log })
   const server = http.createServer({
     headersTimeout: config.headersTimeout,
     requestTimeout: config.requestTimeout,
@@ -66,7 +68,7 @@ function stopServer (server) {
 }
 
 function runSingle (kind, config) {
-  const server = createServer(kind, config)
+  const server = createServer(kind, config, localStats(kind, createMonitor('single')))
   server.on('error', (err) => {
     process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
     process.exit(1)
@@ -78,7 +80,7 @@ function runSingle (kind, config) {
 }
 
 function runWorker (kind, config) {
-  const server = createServer(kind, config)
+  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')))
   server.on('error', (err) => {
     process.send({ type: 'listen-failed', message: portInUse(err, config) })
     process.exit(EXIT_LISTEN_FAILED)
@@ -98,6 +100,7 @@ function runPrimary (kind, config) {
   let listening = 0
   let ready = false
   let stopping = false
+  const onStats = primaryStats(live, createMonitor('primary'))
 
   const fork = () => {
     const worker = cluster.fork()
@@ -105,13 +108,14 @@ function runPrimary (kind, config) {
     // EPIPE: a message to a worker that is already exiting; its 'exit' is handled below.
     worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
     worker.on('message', (msg) => {
-      if (msg && msg.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
+      if (msg?.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
+      else onStats(worker, msg)
     })
     return worker
   }
   const shutdown = (code, message) => {
-    if (message) process.stderr.write(message + '\n')
     if (stopping) return
+    if (message) process.stderr.write(message + '\n')
     stopping = true
     process.exitCode = code
     if (live.size === 0) process.exit(code)

@@ -1,0 +1,129 @@
+'use strict'
+// Server telemetry behind GET /_stats and POST /_stats/reset: event-loop delay and utilization,
+// CPU time and requests served, per process; a cluster worker gathers its siblings via the primary.
+
+const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
+
+const GATHER_TIMEOUT_MS = 2000
+
+/** The figures of this process since the last reset. */
+function createMonitor (role) {
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  let since, elu, cpu, requests
+  const reset = () => {
+    delay.reset()
+    since = performance.now()
+    elu = performance.eventLoopUtilization()
+    cpu = process.cpuUsage()
+    requests = 0
+  }
+  reset()
+  const us = (ns) => (Number.isFinite(ns) ? Math.round(ns / 1000) : null)
+  return {
+    count: () => { requests++ },
+    reset,
+    snapshot: () => {
+      const { user, system } = process.cpuUsage(cpu)
+      const hasDelay = delay.count > 0
+      return {
+        pid: process.pid,
+        role,
+        requests,
+        windowMs: Math.round(performance.now() - since),
+        utilization: performance.eventLoopUtilization(elu).utilization,
+        cpuUs: { user, system },
+        eventLoopDelayUs: {
+          min: hasDelay ? us(delay.min) : null,
+          mean: hasDelay ? us(delay.mean) : null,
+          p50: hasDelay ? us(delay.percentile(50)) : null,
+          p99: hasDelay ? us(delay.percentile(99)) : null,
+          max: hasDelay ? us(delay.max) : null
+        }
+      }
+    }
+  }
+}
+
+/** Totals over the processes, with Jain's fairness index of the requests the workers served. */
+function summarize (kind, processes) {
+  const servers = processes.filter((p) => p.role !== 'primary')
+  const requests = servers.map((p) => p.requests)
+  const total = requests.reduce((a, b) => a + b, 0)
+  const squares = requests.reduce((a, b) => a + b * b, 0)
+  return {
+    kind,
+    processes,
+    totals: {
+      requests: total,
+      cpuUs: processes.reduce((a, p) => a + p.cpuUs.user + p.cpuUs.system, 0),
+      meanUtilization: servers.reduce((a, p) => a + p.utilization, 0) / servers.length,
+      share: requests.map((n) => (total ? n / total : 0)),
+      fairness: squares ? (total * total) / (servers.length * squares) : 1
+    }
+  }
+}
+
+/** Stats of a single-process server. */
+function localStats (kind, monitor) {
+  return {
+    count: monitor.count,
+    collect: async () => summarize(kind, [monitor.snapshot()]),
+    reset: async () => monitor.reset()
+  }
+}
+
+/** Stats of a cluster worker: every question goes to the primary, which asks all workers. */
+function workerStats (kind, monitor) {
+  let nextId = 0
+  const pending = new Map()
+  process.on('message', (msg) => {
+    if (msg?.type === 'stats-ask') {
+      if (msg.op === 'reset') monitor.reset()
+      process.send({ type: 'stats-answer', id: msg.id, snapshot: monitor.snapshot() })
+    } else if (msg?.type === 'stats-result' && pending.has(msg.id)) {
+      pending.get(msg.id)(msg.processes)
+      pending.delete(msg.id)
+    }
+  })
+  const ask = (op) => new Promise((resolve) => {
+    const id = nextId++
+    pending.set(id, resolve)
+    process.send({ type: 'stats-gather', id, op })
+  })
+  return {
+    count: monitor.count,
+    collect: async () => summarize(kind, await ask('collect')),
+    reset: async () => { await ask('reset') }
+  }
+}
+
+/**
+ * Serves the workers' gather requests in a cluster primary.
+ * @param {Set} live the primary's live workers
+ * @param {object} monitor the primary's own monitor
+ * @returns {(worker, msg) => void} to call with every worker message
+ */
+function primaryStats (live, monitor) {
+  let nextId = 0
+  const waiting = new Map()
+  const askWorker = (worker, op) => new Promise((resolve) => {
+    const id = nextId++
+    const done = (snapshot) => { clearTimeout(timer); waiting.delete(id); resolve(snapshot) }
+    const timer = setTimeout(done, GATHER_TIMEOUT_MS, null) // a worker that just died answers nothing
+    waiting.set(id, done)
+    worker.send({ type: 'stats-ask', id, op })
+  })
+  return async (from, msg) => {
+    if (msg?.type === 'stats-answer') return waiting.get(msg.id)?.(msg.snapshot)
+    if (msg?.type !== 'stats-gather') return
+    if (msg.op === 'reset') monitor.reset()
+    const workers = [...live].filter((w) => w.isConnected())
+    const snapshots = await Promise.all(workers.map((w) => askWorker(w, msg.op)))
+    if (from.isConnected()) {
+      from.send({ type: 'stats-result', id: msg.id, processes: [monitor.snapshot(), ...snapshots.filter(Boolean)] })
+    }
+  }
+}
+
+module.exports = { createMonitor, summarize, localStats, workerStats, primaryStats }

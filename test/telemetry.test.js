@@ -1,0 +1,51 @@
+'use strict'
+// GET /_stats and POST /_stats/reset: per-process figures that add up to the requests sent.
+
+const t = require('tap')
+const { KINDS, startServer, request } = require('./fixtures/server')
+const { summarize } = require('../servers/lib/telemetry')
+
+const snap = (role, requests, utilization = 0.5) => ({ role, requests, utilization, cpuUs: { user: 10, system: 5 } })
+
+t.test('summarize adds requests and CPU, and scores fairness with Jain\'s index', async (t) => {
+  const even = summarize('k', [snap('primary', 0), snap('worker', 50), snap('worker', 50)])
+  t.same(even.totals, { requests: 100, cpuUs: 45, meanUtilization: 0.5, share: [0.5, 0.5], fairness: 1 })
+  const skewed = summarize('k', [snap('worker', 90, 1), snap('worker', 10, 0)])
+  t.equal(skewed.totals.fairness, (100 * 100) / (2 * (8100 + 100)))
+  t.same(skewed.totals.share, [0.9, 0.1])
+  t.equal(skewed.totals.meanUtilization, 0.5)
+  t.equal(summarize('k', [snap('single', 0)]).totals.fairness, 1, 'no requests is not unfair')
+})
+
+for (const kind of KINDS) {
+  t.test(`${kind}: /_stats counts exactly the requests since the last reset`, async (t) => {
+    const srv = await startServer(t, kind, { dataPath: t.testdir() })
+    await request(srv, { method: 'POST', path: '/put?key=before', body: 'x' })
+    const reset = await request(srv, { method: 'POST', path: '/_stats/reset' })
+    t.equal(reset.status, 200)
+    for (let i = 0; i < 20; i++) await request(srv, { method: 'POST', path: '/put?key=k', body: 'x' })
+    for (let i = 0; i < 30; i++) await request(srv, { path: '/get?key=k' })
+    for (let i = 0; i < 5; i++) await request(srv, { path: '/get?key=..' })
+    const res = await request(srv, { path: '/_stats' })
+    t.equal(res.status, 200)
+    t.match(res.headers['content-type'], /^application\/json/)
+    const stats = JSON.parse(res.body)
+    const cluster = kind.endsWith('cluster')
+    t.equal(stats.kind, kind)
+    t.same(stats.processes.map((p) => p.role).sort(), cluster ? ['primary', 'worker', 'worker'] : ['single'])
+    t.equal(stats.totals.requests, 55, 'total = requests sent after the reset, bad ones included, /_stats excluded')
+    const served = stats.processes.filter((p) => p.role !== 'primary').map((p) => p.requests)
+    t.equal(served.reduce((a, b) => a + b, 0), 55, 'per-process counts add up')
+    t.equal(stats.totals.share.length, cluster ? 2 : 1)
+    t.ok(stats.totals.fairness > 0 && stats.totals.fairness <= 1)
+    for (const p of stats.processes) {
+      t.ok(p.utilization >= 0 && p.utilization <= 1, `${p.role} utilization in [0, 1]`)
+      t.ok(p.eventLoopDelayUs.p99 >= p.eventLoopDelayUs.p50, `${p.role} delay p99 >= p50`)
+      t.ok(p.windowMs > 0 && p.cpuUs.user > 0)
+    }
+    t.equal((await request(srv, { path: '/_stats/reset' })).status, 405)
+    t.equal((await request(srv, { method: 'POST', path: '/_stats' })).headers.allow, 'GET, HEAD')
+    await request(srv, { method: 'POST', path: '/_stats/reset' })
+    t.equal(JSON.parse((await request(srv, { path: '/_stats' })).body).totals.requests, 0, 'reset starts a new window')
+  })
+}
