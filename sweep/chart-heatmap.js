@@ -5,27 +5,31 @@
 const { spread } = require('./report-cells')
 const { renderSvg, chartTitle } = require('./chart-svg')
 
+const OVERSUBSCRIBED_BORDER = { borderColor: '#a93226', borderWidth: 2, borderType: 'dashed' }
+
 /**
  * Renders the throughput heat map of a set of cells.
  * @param {{ title: string, env: object, cells: object[] }} spec cells from groupCells
  * @returns {string} SVG
  */
 function heatmapChart ({ title, env, cells }) {
-  const columns = [...new Set(cells.map((c) => `${c.kind}\n${c.nServers}`))]
+  const column = (cell) => `${cell.kind}\n${cell.nServers}`
+  const columns = [...new Set(cells.map(column))]
   const loads = [...new Set(cells.map((c) => c.load))].sort((a, b) => a - b)
   const data = []
   for (const cell of cells) {
     const s = spread(cell, 'opsPerSec')
     if (!s) continue
-    const label = Math.round(s.median) + (cell.oversubscribed ? ' †' : '')
-    data.push({ value: [columns.indexOf(`${cell.kind}\n${cell.nServers}`),
-      loads.indexOf(cell.load), s.median],
-    label: { formatter: label },
-    itemStyle: cell.oversubscribed ? { borderColor: '#a93226', borderWidth: 2, borderType: 'dashed' } : undefined })
+    data.push({
+      value: [columns.indexOf(column(cell)), loads.indexOf(cell.load), s.median],
+      label: { formatter: `${Math.round(s.median)}${cell.oversubscribed ? ' †' : ''}` },
+      itemStyle: cell.oversubscribed ? OVERSUBSCRIBED_BORDER : undefined
+    })
   }
   const medians = data.map((d) => d.value[2])
+  const note = `median ops/s of valid repeats · † oversubscribed: nServers > ${env.cpus} cores`
   const option = {
-    title: chartTitle(title, env, `median ops/s of valid repeats · † oversubscribed: nServers > ${env.cpus} cores`),
+    title: chartTitle(title, env, note),
     grid: { left: 90, right: 30, top: 80, bottom: 110 },
     xAxis: { type: 'category', data: columns, name: 'kind, nServers', nameLocation: 'middle',
       nameGap: 44, splitArea: { show: true } },

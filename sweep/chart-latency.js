@@ -6,6 +6,7 @@ const { renderSvg, chartTitle } = require('./chart-svg')
 
 const OPS = [{ op: 'GET', color: '#2471a3' }, { op: 'PUT', color: '#b9770e' }]
 const LOG_RANGE = 30 // max/min ratio above which the y axis is logarithmic
+const floor = (us) => Math.max(us, 1) // a log axis cannot show 0 µs
 
 /**
  * Renders the latency candlesticks of one run.
@@ -16,17 +17,19 @@ const LOG_RANGE = 30 // max/min ratio above which the y axis is logarithmic
 function latencyChart ({ title, env, json }) {
   const columns = [...json.processes.map((p) => ({ name: `P${p.index}`, latency: p.latency })),
     { name: 'all', latency: json.latency }]
-  const ops = OPS.filter(({ op }) => columns.some((c) => c.latency[op] && c.latency[op].count > 0))
+  // A type with no requests (a reads-only run has no PUT) has null figures: no candle, no panel.
+  const panels = OPS.map(({ op, color }) => ({ op, color,
+    stats: columns.map((c) => (c.latency[op]?.count > 0 ? c.latency[op] : null)) }))
+    .filter((panel) => panel.stats.some(Boolean))
   const option = {
     title: chartTitle(title, env, 'box p50–p99, whiskers min–max, ◆ mean; "all" merges every process'),
     grid: [], xAxis: [], yAxis: [], series: []
   }
-  ops.forEach(({ op, color }, i) => {
-    const share = 100 / ops.length
-    const stats = columns.map((c) => (c.latency[op] && c.latency[op].count > 0 ? c.latency[op] : null))
-    const lows = stats.filter(Boolean).map((s) => Math.max(s.min, 1))
-    const highs = stats.filter(Boolean).map((s) => s.max)
-    const log = Math.max(...highs) / Math.min(...lows) > LOG_RANGE
+  panels.forEach(({ op, color, stats }, i) => {
+    const share = 100 / panels.length
+    const present = stats.filter(Boolean)
+    const lowest = Math.min(...present.map((s) => floor(s.min)))
+    const log = Math.max(...present.map((s) => s.max)) / lowest > LOG_RANGE
     option.grid.push({ left: `${i * share + 8}%`, width: `${share - 12}%`, top: 90, bottom: 50 })
     option.xAxis.push({ gridIndex: i, type: 'category', data: columns.map((c) => c.name),
       name: 'client process', nameLocation: 'middle', nameGap: 28 })
@@ -35,7 +38,7 @@ function latencyChart ({ title, env, json }) {
     const axes = { xAxisIndex: i, yAxisIndex: i }
     option.series.push({ ...axes, name: op, type: 'candlestick', barMaxWidth: 28,
       itemStyle: { color, color0: color, borderColor: color, borderColor0: color, opacity: 0.8 },
-      data: stats.map((s) => (s ? [s.p50, s.p99, Math.max(s.min, 1), s.max] : '-')) })
+      data: stats.map((s) => (s ? [s.p50, s.p99, floor(s.min), s.max] : '-')) })
     option.series.push({ ...axes, name: `${op} mean`, type: 'scatter', symbol: 'diamond',
       symbolSize: 9, itemStyle: { color: '#222' }, data: stats.map((s) => (s ? s.mean : '-')) })
   })

@@ -3,7 +3,12 @@
 // min..max error bars, in side-by-side panels. Used for the runtime and the peak charts.
 
 const { spread } = require('./report-cells')
-const { renderSvg, KIND_COLORS, chartTitle, oversubscribedArea } = require('./chart-svg')
+const { renderSvg, chartTitle } = require('./chart-svg')
+
+// The same colour for a kind in every scaling chart.
+const KIND_COLORS = {
+  sync: '#c0392b', async: '#2471a3', 'sync-cluster': '#e67e22', 'async-cluster': '#17a589'
+}
 
 const PANEL_WIDTH = 470
 const DODGE = 0.08 // x offset between kinds so their error bars do not overlap
@@ -29,21 +34,22 @@ function scalingChart ({ title, env, note, panels }) {
     option.yAxis.push({ gridIndex: p, type: 'value', name: `${panel.name} (${panel.unit})`,
       nameTextStyle: { align: 'left', fontWeight: 'bold' } })
     const kinds = [...new Set(panel.cells.map((c) => c.kind))]
+    const scale = panel.scale || 1
     kinds.forEach((kind, k) => {
       const x0 = (k - (kinds.length - 1) / 2) * DODGE
       const points = panel.cells.filter((c) => c.kind === kind)
         .map((c) => ({ x: c.nServers + x0, s: spread(c, panel.column) })).filter((d) => d.s)
-      const scale = panel.scale || 1
       option.series.push(...kindSeries(kind, p, points.map(({ x, s }) =>
         [x, s.median * scale, s.min * scale, s.max * scale])))
     })
-    const first = option.series.find((s) => s.xAxisIndex === p)
-    if (first) first.markArea = oversubscribedArea(env.cpus, xMax)
+    if (nMax > env.cpus) {
+      option.series.find((s) => s.xAxisIndex === p).markArea = oversubscribedArea(env.cpus, xMax)
+    }
   })
   return renderSvg(option, { width: PANEL_WIDTH * panels.length, height: 440 })
 }
 
-/** The median line (a point and a dashed reference for a single process) and its error bars. */
+// The median line (a point and a dashed reference for a single process) and its error bars.
 function kindSeries (kind, p, data) {
   const color = KIND_COLORS[kind]
   const axes = { xAxisIndex: p, yAxisIndex: p }
@@ -67,6 +73,18 @@ function renderErrorBar (params, api) {
   const line = (x1, y1, x2, y2) => ({ type: 'line', shape: { x1, y1, x2, y2 }, style })
   return { type: 'group', children: [
     line(x, low, x, high), line(x - 5, low, x + 5, low), line(x - 5, high, x + 5, high)] }
+}
+
+// The shaded band over nServers > cores, up to xMax, on a value axis of nServers.
+function oversubscribedArea (cores, xMax) {
+  return {
+    silent: true,
+    itemStyle: { color: 'rgba(192, 57, 43, 0.08)' },
+    // At the bottom: figures start at 0 and rarely come down there, unlike the reference labels.
+    label: { position: 'insideBottom', color: '#a93226', fontSize: 11,
+      formatter: `oversubscribed: ${cores} cores` },
+    data: [[{ xAxis: cores + 0.5 }, { xAxis: xMax }]]
+  }
 }
 
 module.exports = { scalingChart }

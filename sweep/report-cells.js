@@ -2,7 +2,7 @@
 // Groups summary rows into cells and summarises each cell's valid repeats (median, min, max).
 // Used by the report's charts and tables; invalid repeats never enter a figure.
 
-const KIND_ORDER = ['sync', 'async', 'sync-cluster', 'async-cluster']
+const { KINDS } = require('./report-read')
 
 /**
  * Groups rows into cells (one per cell id, and per op in a peak summary), sorted by kind,
@@ -28,10 +28,8 @@ function groupCells ({ rows, load, variants }) {
     a.nServers - b.nServers || a.load - b.load || String(a.op).localeCompare(String(b.op)))
 }
 
-/** Orders kinds: the four known ones first, then any other by name. */
 function kindRank (kind) {
-  const i = KIND_ORDER.indexOf(kind)
-  return i === -1 ? KIND_ORDER.length : i
+  return KINDS.indexOf(kind)
 }
 
 /**
@@ -77,4 +75,4 @@ function pickRepresentatives (cells, cores) {
   return [...picks.values()].sort((a, b) => kindRank(a.cell.kind) - kindRank(b.cell.kind))
 }
 
-module.exports = { groupCells, kindRank, spread, splitVariants, pickRepresentatives }
+module.exports = { groupCells, spread, splitVariants, pickRepresentatives }

@@ -7,6 +7,8 @@ const { scalingChart } = require('./chart-scaling')
 const { heatmapChart } = require('./chart-heatmap')
 const { latencyChart } = require('./chart-latency')
 
+const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single process'
+
 /**
  * Renders every chart: per variant of the other knobs, for a sweep the runtime per nClients,
  * the throughput heat map and the latency of one run per kind; for a peak folder req/s per
@@ -28,8 +30,8 @@ function buildCharts (results, cells) {
 function sweepCharts (results, cells, variant) {
   const { env } = results
   const charts = byLoad(cells).map(([load, some]) => chart(`runtime-nClients-${load}.svg`,
-    `Runtime with ${load} client processes`, variant, (title) => scalingChart({
-      title, env, note: 'median of valid repeats, bars min–max, dashed: single process',
+    `Runtime with ${load} client process${load === 1 ? '' : 'es'}`, variant, (title) => scalingChart({
+      title, env, note: SCALING_NOTE,
       panels: [
         { name: 'Total time', unit: 's', cells: some, column: 'wallTimeMs', scale: 1e-3 },
         { name: 'Throughput', unit: 'ops/s', cells: some, column: 'opsPerSec' }]
@@ -48,9 +50,9 @@ function sweepCharts (results, cells, variant) {
 function peakCharts (env, cells, variant) {
   return byLoad(cells).map(([load, some]) => chart(`peak-connections-${load}.svg`,
     `Peak throughput with ${load} connections`, variant, (title) => scalingChart({
-      title, env, note: 'median of valid repeats, bars min–max, dashed: single process',
-      panels: ['GET', 'PUT'].map((op) => ({ name: op, unit: 'req/s', column: 'reqPerSec',
-        cells: some.filter((c) => c.op === op) })).filter((p) => p.cells.length > 0)
+      title, env, note: SCALING_NOTE,
+      panels: [...new Set(some.map((c) => c.op))].sort().map((op) => ({ name: op, unit: 'req/s',
+        column: 'reqPerSec', cells: some.filter((c) => c.op === op) }))
     })))
 }
 

@@ -24,7 +24,7 @@ figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
 .scroll { overflow-x: auto; background: #fff; border: 1px solid #dde1e6; }
 table { border-collapse: collapse; background: #fff; font-size: 13px; }
 th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ed; text-align: left; white-space: nowrap; }
-th { background: #eef1f4; position: sticky; top: 0; }
+th { background: #eef1f4; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.summary { font-size: 12px; }
 tr.invalid td { background: #fdecea; color: #7b241c; }
@@ -38,54 +38,69 @@ tr.partial td { background: #fef9e7; }
  * @returns {string} the page
  */
 function reportHtml ({ results, cells, charts }) {
-  const { env, rows, format } = results
-  const invalid = rows.filter((r) => !r.valid)
+  const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
-<header><h1>Sync vs async fs servers, ${format === 'peak' ? 'peak throughput' : 'sweep'}</h1>
-<p class="lead">${name} · ${rows.length} runs in ${cells.length} cells · ${env.cpus} cores · Node ${env.node}</p></header>
-${invalid.length > 0 && html`<aside class="excluded"><strong>${invalid.length} run(s) excluded from every median and chart</strong><ul>
-${invalid.map((r) => html`<li>cell ${r.cell} (${r.kind}, nServers ${r.nServers}, ${results.load} ${r[results.load]}${r.op && `, ${r.op}`}), repeat ${r.repeat}: ${r.reason || 'no reason given'}</li>`)}</ul></aside>`}
+<header><h1>Sync vs async fs servers: ${env.command} results</h1>
+<p class="lead">${name} · ${rows.length} runs in ${cells.length} cells · ${env.cpus} cores ·
+Node ${env.node}</p></header>
+${excludedRuns(results)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
 <section><h2>Environment</h2>${environment(env)}</section>
-<section><h2>Charts</h2>${charts.map((c) => html`<figure aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
-<section><h2>Medians per cell</h2><p>Medians of the valid repeats; a yellow row lost some repeats.</p><div class="scroll">${medianTable(results, cells)}</div></section>
+<section><h2>Charts</h2>
+${charts.map((c) => html`<figure aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
+<section><h2>Medians per cell</h2>
+<p>Medians of the valid repeats; a yellow row lost some repeats.</p>
+<div class="scroll">${medianTable(results, cells)}</div></section>
 <section><h2>All runs (summary.csv)</h2><div class="scroll">${summaryTable(results)}</div></section>
 </main></body></html>`}\n`
 }
 
+function excludedRuns ({ rows, load }) {
+  const invalid = rows.filter((r) => !r.valid)
+  if (invalid.length === 0) return ''
+  return html`<aside class="excluded">
+    <strong>${invalid.length} run(s) excluded from every median and chart</strong><ul>
+    ${invalid.map((r) => html`<li>cell ${r.cell} (${r.kind}, nServers ${r.nServers},
+      ${load} ${r[load]}${r.op && `, ${r.op}`}), repeat ${r.repeat}:
+      ${r.reason || 'no reason given'}</li>`)}</ul></aside>`
+}
+
 function howToRead ({ format, env }) {
   const shared = html`Figures are medians of the valid repeats; error bars span the slowest and
-    fastest repeat, and invalid runs are left out (listed above and highlighted in the last table).
-    Dashed lines are the single-process servers, so a cluster line above them in throughput is a
-    gain. The shaded band marks nServers above the ${env.cpus} cores: those cells are
-    oversubscribed (marked † in the heat map and tables) and their server processes compete with
-    each other and with the load generator for the CPU.`
+    fastest repeat, and invalid runs are left out (listed at the top if there are any, and
+    highlighted in the last table). Dashed lines are the single-process servers, so a cluster
+    line above them in throughput is a gain. The shaded band marks nServers above the
+    ${env.cpus} cores: those cells are oversubscribed (marked † in the
+    ${format === 'peak' ? '' : 'heat map and '}tables) and their server processes compete with
+    each other and with the load generator for the CPU. On a machine this small the load
+    generator always shares the cores with the server: compare kinds within this report, as
+    ratios, not across machines.`
   if (format === 'peak') {
     return html`<p>Each cell is one server kind (sync or async fs; one process or node:cluster
-      with nServers workers) loaded with a fixed number of connections for GET or PUT requests
-      and repeated; higher req/s is better. ${shared}</p>`
+      with nServers workers) loaded with a fixed number of connections of GET /get or of
+      POST /put requests, and repeated; higher req/s is better. ${shared}</p>`
   }
   return html`<p>Each cell is one server kind (sync or async fs; one process or node:cluster with
     nServers workers) driven by nClients client processes, and repeated. In the runtime charts
-    lower total time (s) and higher throughput (ops/s) are better. ${shared} The latency charts
-    show one representative run per kind: one candle per client process, box from p50 to p99,
-    whiskers from min to max, ◆ the mean, in µs. On a machine this small the client shares the
-    cores with the server: compare kinds within this report, as ratios, not across machines.</p>`
+    lower total time (s) and higher throughput (ops/s) are better. The latency charts show one
+    representative run per kind: one candle per client process, box from p50 to p99, whiskers
+    from min to max, ◆ the mean, in µs. ${shared}</p>`
 }
 
 function environment (env) {
   const items = [['Node', env.node], ['Cores', env.cpus], ['CPU model', env.cpuModel],
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
     ['OS', `${env.platform} ${env.release}`],
-    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize ?? 'default'], ['Sched policy', env.schedPolicy],
-    ['Git commit', env.gitCommit], ['Command line', (env.argv || []).join(' ')],
-    ['Seed', env.seed], ['Started', env.startedAt], ['Finished', env.finishedAt]]
-  return html`<dl class="env">${items.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
-    <details><summary>Configuration and packages</summary>
-    <pre>${JSON.stringify({ config: env.config, packages: env.packages }, null, 2)}</pre></details>`
+    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['Sched policy', env.schedPolicy],
+    ['Git commit', env.gitCommit && `${env.gitCommit}${env.gitDirty ? ' (with uncommitted changes)' : ''}`],
+    ['Command line', env.argv.join(' ')], ['Seed', env.seed],
+    ['Started', env.startedAt], ['Finished', env.finishedAt]]
+  return html`<dl class="env">${items.map(([k, v]) => html`<dt>${k}</dt><dd>${v ?? '–'}</dd>`)}</dl>
+    <details><summary>env.json in full: configuration, packages</summary>
+    <pre>${JSON.stringify(env, null, 2)}</pre></details>`
 }
 
 module.exports = { reportHtml }

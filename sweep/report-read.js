@@ -24,7 +24,9 @@ const FORMATS = {
     variants: ['duration', 'pipelining']
   }
 }
-const TEXT_COLUMNS = new Set(['cell', 'kind', 'schedPolicy', 'reason', 'json', 'op'])
+const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
+// readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
+const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid'])
 
 /**
@@ -79,6 +81,10 @@ function readCsv (file) {
 
 function typeValue (name, text, where) {
   if (TEXT_COLUMNS.has(name)) return text
+  if (name === 'kind') { // chart file names are built from kinds: only known ones pass
+    if (!KINDS.includes(text)) throw new Error(`${where}: kind must be one of ${KINDS.join(', ')}, got "${text}"`)
+    return text
+  }
   if (FLAG_COLUMNS.has(name)) {
     if (text !== 'true' && text !== 'false') {
       throw new Error(`${where}: ${name} must be true or false, got "${text}"`)
@@ -91,4 +97,4 @@ function typeValue (name, text, where) {
   return value
 }
 
-module.exports = { readResults }
+module.exports = { readResults, KINDS }

@@ -5,6 +5,8 @@
 const { spread } = require('./report-cells')
 const { html } = require('./html-template')
 
+const OVERSUBSCRIBED = html` <span class="over" title="oversubscribed: more servers than cores">†</span>`
+
 // [heading, summary column, scale, decimals] of the medians table, per summary format.
 const MEDIANS = {
   sweep: [['ops/s', 'opsPerSec', 1, 0], ['total time (s)', 'wallTimeMs', 1e-3, 2],
@@ -22,16 +24,18 @@ function medianTable (results, cells) {
   const figures = MEDIANS[results.format]
   const peak = results.format === 'peak'
   const variant = cells.some((c) => c.variant)
+  const row = (cell) => html`<tr${cell.valid.length < cell.rows.length && html` class="partial"`}>
+    <td>${cell.id}</td><td>${cell.kind}</td>
+    <td class="num">${cell.nServers}${cell.oversubscribed && OVERSUBSCRIBED}</td>
+    ${peak && html`<td>${cell.op}</td>`}<td class="num">${cell.load}</td>
+    ${variant && html`<td>${cell.variant}</td>`}
+    ${figures.map(([, column, scale, decimals]) =>
+      html`<td class="num">${formatMedian(spread(cell, column), scale, decimals)}</td>`)}
+    <td class="num">${cell.valid.length} / ${cell.rows.length}</td></tr>`
   return html`<table class="medians"><thead><tr><th>cell</th><th>kind</th><th>nServers</th>
     ${peak && html`<th>op</th>`}<th>${results.load}</th>${variant && html`<th>variant</th>`}
     ${figures.map(([heading]) => html`<th>${heading}</th>`)}<th>valid repeats</th>
-    </tr></thead><tbody>${cells.map((cell) => html`<tr${cell.valid.length < cell.rows.length && html` class="partial"`}>
-    <td>${cell.id}</td><td>${cell.kind}</td>
-    <td class="num">${cell.nServers}${cell.oversubscribed && html` <span class="over" title="oversubscribed: more servers than cores">†</span>`}</td>
-    ${peak && html`<td>${cell.op}</td>`}<td class="num">${cell.load}</td>
-    ${variant && html`<td>${cell.variant}</td>`}
-    ${figures.map(([, column, scale, decimals]) => html`<td class="num">${formatMedian(spread(cell, column), scale, decimals)}</td>`)}
-    <td class="num">${cell.valid.length} / ${cell.rows.length}</td></tr>`)}</tbody></table>`
+    </tr></thead><tbody>${cells.map(row)}</tbody></table>`
 }
 
 function formatMedian (s, scale, decimals) {
@@ -46,10 +50,13 @@ function formatMedian (s, scale, decimals) {
  */
 function summaryTable (results) {
   const { columns, rows } = results
+  const cell = (value) => typeof value === 'number'
+    ? html`<td class="num">${Number.isInteger(value) ? value : value.toFixed(2)}</td>`
+    : html`<td>${String(value ?? '')}</td>`
+  const tr = (row) => html`<tr${!row.valid && html` class="invalid" title="${row.reason}"`}>
+    ${columns.map((c) => cell(row[c]))}</tr>`
   return html`<table class="summary"><thead><tr>${columns.map((c) => html`<th>${c}</th>`)}</tr>
-    </thead><tbody>${rows.map((row) => html`<tr${!row.valid && html` class="invalid" title="${row.reason}"`}>
-    ${columns.map((c) => html`<td${typeof row[c] === 'number' && html` class="num"`}>${row[c] === null ? '' : String(row[c])}</td>`)}
-    </tr>`)}</tbody></table>`
+    </thead><tbody>${rows.map(tr)}</tbody></table>`
 }
 
 module.exports = { medianTable, summaryTable }

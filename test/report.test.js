@@ -14,6 +14,12 @@ const { checkXmlish } = require('./fixtures/xmlish')
 
 const SUBTITLE = '2 cores · Node v20.20.2'
 const read = (file) => fs.readFileSync(file, 'utf8')
+// The markup of <table class="NAME"> in a page, and its body rows.
+const table = (page, name) => {
+  const start = page.indexOf(`<table class="${name}">`)
+  return page.slice(start, page.indexOf('</table>', start))
+}
+const bodyRows = (markup) => markup.split('<tr').length - 2 // minus the text before and the head row
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
@@ -47,6 +53,16 @@ t.test('the runtime chart has units, single-process references and the oversubsc
     t.ok(svg.includes(`>${text}<`), `it shows "${text}"`)
   }
   t.match(svg, /stroke-dasharray/, 'the reference lines are dashed')
+})
+
+t.test('without oversubscribed cells there is no oversubscribed band', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  edit(dir, (s) => s.split('\n').filter((line) => !/^c\d+,\d+,\d+,\w+-cluster,3,/.test(line)).join('\n'))
+  renderReport(dir)
+  const svg = read(path.join(dir, 'charts/runtime-nClients-2.svg'))
+  t.ok(svg.includes('>sync, 1 process<'), 'the chart is drawn')
+  t.notOk(svg.includes('oversubscribed'), 'with no band')
 })
 
 t.test('each latency chart draws one candle per client process and one for all, GET and PUT', async (t) => {
@@ -84,16 +100,19 @@ t.test('report.html embeds the charts, environment and tables, and escapes the f
   const { rows, cells, env } = writeSweepFolder(dir)
   const files = renderReport(dir)
   const page = read(path.join(dir, 'report.html'))
-  for (const file of files.slice(0, -1)) t.ok(page.includes(read(file)), `${path.basename(file)} is inline`)
-  for (const text of [env.cpuModel, env.gitCommit, env.argv.join(' '), env.seed, env.startedAt, '8.0 GiB']) {
+  for (const file of files.slice(0, -1)) {
+    t.ok(page.includes(read(file)), `${path.basename(file)} is inline`)
+  }
+  for (const text of [env.cpuModel, env.gitCommit, env.argv.join(' '), env.seed, env.startedAt,
+    '8.0 GiB']) {
     t.ok(page.includes(text), `the environment shows ${text}`)
   }
-  const summary = page.slice(page.indexOf('<table class="summary">'))
-  t.equal(summary.split('<tr').length - 2, rows.length, 'the summary table has every row')
+  const summary = table(page, 'summary')
+  t.equal(bodyRows(summary), rows.length, 'the summary table has every row')
   t.equal(summary.split('<tr class="invalid"').length - 1, 1, 'the invalid row is highlighted')
-  const medians = page.slice(page.indexOf('<table class="medians">'), page.indexOf('</table>', page.indexOf('<table class="medians">')))
-  t.equal(medians.split('<tr').length - 2, cells.length, 'the medians table has one row per cell')
-  t.ok(page.includes('server exited &lt;script&gt;window.injected = 1&lt;/script&gt;'), 'the reason is shown escaped')
+  t.equal(bodyRows(table(page, 'medians')), cells.length, 'the medians table has one row per cell')
+  t.ok(page.includes('server exited &lt;script&gt;window.injected = 1&lt;/script&gt;'),
+    'the reason is shown escaped')
   t.notOk(page.includes(INJECTION), 'the planted <script> is not markup')
   t.notOk(page.includes('<img'), 'the planted <img> in the config is not markup')
   t.notMatch(page, /<script|<link|<[^>]+\s(?:src|href)=/, 'nothing is loaded from elsewhere')
@@ -126,12 +145,12 @@ t.test('cells that differ in another knob get their own set of charts', async (t
   writeSweepFolder(dir)
   const file = path.join(dir, 'summary.csv')
   const records = parse(read(file), { columns: true })
-  for (const r of records) if (r.nClients === '4') r.readsPerWrite = '20'
+  for (const r of records) if (r.nClients === '4') r.readsPerWrite = 'inf' // reads only
   fs.writeFileSync(file, stringify(records, { header: true }))
   const names = renderReport(dir).map((f) => path.basename(f))
   t.ok(names.includes('v1-runtime-nClients-2.svg') && names.includes('v2-runtime-nClients-4.svg'))
   t.ok(names.includes('v1-throughput-heatmap.svg') && names.includes('v2-throughput-heatmap.svg'))
-  t.ok(read(path.join(dir, 'charts/v2-throughput-heatmap.svg')).includes('readsPerWrite=20'),
+  t.ok(read(path.join(dir, 'charts/v2-throughput-heatmap.svg')).includes('readsPerWrite=inf'),
     'the title names the variant')
 })
 
@@ -142,27 +161,40 @@ t.test('a peak folder renders req/s by kind and nServers for GET and PUT', async
   t.same(files.map((f) => path.relative(dir, f)), ['charts/peak-connections-10.svg', 'report.html'])
   const svg = read(files[0])
   checkXmlish(svg)
-  for (const text of ['GET (req/s)', 'PUT (req/s)', 'oversubscribed: 2 cores']) t.ok(svg.includes(`>${text}<`), text)
+  for (const text of ['GET (req/s)', 'PUT (req/s)', 'oversubscribed: 2 cores']) {
+    t.ok(svg.includes(`>${text}<`), `it shows "${text}"`)
+  }
   const page = read(files[1])
   t.ok(page.includes(svg), 'the chart is inline')
-  t.equal(page.slice(page.indexOf('<table class="summary">')).split('<tr').length - 2, rows.length)
+  t.equal(bodyRows(table(page, 'summary')), rows.length, 'the summary table has every row')
+  t.equal(bodyRows(table(page, 'medians')), 16, 'one median row per cell and op')
+  edit(dir, (s) => s.replaceAll(',PUT,', ',POST,')) // the method /put is called with
+  t.ok(read(renderReport(dir)[0]).includes('>POST (req/s)<'), 'ops are taken as written')
 })
 
 t.test('a missing or malformed input gives an Error naming the file', async (t) => {
+  const remove = (name) => (dir) => fs.rmSync(path.join(dir, name))
+  const write = (name, text) => (dir) => fs.writeFileSync(path.join(dir, name), text)
   const cases = [
-    ['no summary.csv', () => null, /summary\.csv: ENOENT/],
-    ['no env.json', (dir) => fs.rmSync(path.join(dir, 'env.json')), /env\.json: ENOENT/],
-    ['an empty summary.csv', (dir) => fs.writeFileSync(path.join(dir, 'summary.csv'), ''), /summary\.csv: the file is empty/],
-    ['a ragged row', (dir) => fs.appendFileSync(path.join(dir, 'summary.csv'), 'c99,1,2\n'), /summary\.csv: Invalid Record Length/],
-    ['an unknown header', (dir) => fs.writeFileSync(path.join(dir, 'summary.csv'), 'a,b\n1,2\n'), /summary\.csv: the header is neither a sweep nor a peak summary/],
-    ['a word in a number column', (dir) => edit(dir, (s) => s.replace(',1064,', ',fast,')), /summary\.csv line 2: opsPerSec must be a number, got "fast"/],
-    ['a bad flag', (dir) => edit(dir, (s) => s.replace(',false,true,', ',false,yes,')), /summary\.csv line 2: valid must be true or false, got "yes"/],
-    ['a missing cell JSON', (dir) => fs.rmSync(path.join(dir, 'cells/c02-r2.json')), /c02-r2\.json: ENOENT/]
+    ['no summary.csv', remove('summary.csv'), /summary\.csv: ENOENT/],
+    ['no env.json', remove('env.json'), /env\.json: ENOENT/],
+    ['a malformed env.json', write('env.json', '{"node":'), /env\.json: Unexpected end of JSON/],
+    ['an empty summary.csv', write('summary.csv', ''), /summary\.csv: the file is empty/],
+    ['a ragged row', (dir) => edit(dir, (s) => `${s}c99,1,2\n`),
+      /summary\.csv: Invalid Record Length/],
+    ['a renamed column', (dir) => edit(dir, (s) => s.replace(',opsPerSec,', ',throughput,')),
+      /summary\.csv: the header is neither a sweep nor a peak summary \(as a sweep summary it lacks opsPerSec\)/],
+    ['a word in a number column', (dir) => edit(dir, (s) => s.replace(',1064,', ',fast,')),
+      /summary\.csv line 2: opsPerSec must be a number, got "fast"/],
+    ['an unknown kind', (dir) => edit(dir, (s) => s.replace(',sync,', ',../../x,')),
+      /summary\.csv line 2: kind must be one of sync, async, sync-cluster, async-cluster, got "\.\.\/\.\.\/x"/],
+    ['a bad flag', (dir) => edit(dir, (s) => s.replace(',false,true,', ',false,yes,')),
+      /summary\.csv line 2: valid must be true or false, got "yes"/],
+    ['a missing cell JSON', remove('cells/c02-r2.json'), /c02-r2\.json: ENOENT/]
   ]
   for (const [name, damage, message] of cases) {
     const dir = t.testdir()
-    if (name === 'no summary.csv') fs.writeFileSync(path.join(dir, 'env.json'), '{}')
-    else writeSweepFolder(dir)
+    writeSweepFolder(dir)
     damage(dir)
     t.throws(() => renderReport(dir), message, name)
   }
@@ -176,7 +208,8 @@ function edit (dir, change) {
 t.test('the CLI prints the files it wrote, and errors on stderr with a non-zero exit', async (t) => {
   const dir = t.testdir()
   writeSweepFolder(dir)
-  const cli = (...args) => spawnSync(process.execPath, [path.join(__dirname, '../sweep/report.js'), ...args], { encoding: 'utf8' })
+  const script = path.join(__dirname, '../sweep/report.js')
+  const cli = (...args) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' })
   const ok = cli(dir)
   t.equal(ok.status, 0)
   t.equal(ok.stdout.trim().split('\n').length, 8, 'seven charts and the page')

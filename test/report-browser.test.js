@@ -1,0 +1,53 @@
+'use strict'
+// Opens a rendered report.html (file://) in headless Chromium: it must load cleanly and show
+// every chart and table. Skipped when /usr/bin/chromium is missing. Run: npx tap test/report-browser.test.js
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { pathToFileURL } = require('node:url')
+const { chromium } = require('playwright-core')
+const { renderReport } = require('../sweep/report')
+const { writeSweepFolder } = require('./fixtures/results-folder')
+
+const CHROMIUM = '/usr/bin/chromium'
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run']
+
+t.test('report.html opens offline with no errors and shows every chart and row', {
+  skip: fs.existsSync(CHROMIUM) ? false : `Chromium is missing at ${CHROMIUM}: the browser test needs it`
+}, async (t) => {
+  const dir = t.testdir()
+  const { rows } = writeSweepFolder(dir)
+  const charts = renderReport(dir).length - 1
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  t.teardown(() => browser.close())
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+  const problems = []
+  const requests = []
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`) })
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`))
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`))
+  page.on('request', (r) => requests.push(r.url()))
+  const url = pathToFileURL(path.join(dir, 'report.html')).href
+  await page.goto(url, { waitUntil: 'load' })
+
+  t.same(problems, [], 'no console errors, page errors or failed requests')
+  t.same(requests, [url], 'the page fetches nothing but itself')
+  const svgs = page.locator('figure > svg')
+  t.equal(await svgs.count(), charts, 'every chart is in the page')
+  for (let i = 0; i < charts; i++) {
+    const svg = svgs.nth(i)
+    t.ok(await svg.isVisible(), `chart ${i + 1} is visible`)
+    const box = await svg.boundingBox()
+    t.ok(box.width > 300 && box.height > 200, `chart ${i + 1} has a size (${box.width}x${box.height})`)
+    t.ok(await svg.locator('path').count() > 20, `chart ${i + 1} has drawn paths`)
+    t.ok(await svg.locator('text').count() > 5, `chart ${i + 1} has text`)
+  }
+  t.equal(await page.locator('table.summary tbody tr').count(), rows.length, 'one summary row per run')
+  t.equal(await page.locator('table.summary tbody tr.invalid').count(), 1, 'the invalid run is highlighted')
+  t.equal(await page.evaluate(() => window.injected), undefined, 'no planted script ran')
+  const screenshot = path.join(dir, 'report.png')
+  await page.screenshot({ path: screenshot, fullPage: true })
+  t.ok(fs.statSync(screenshot).size > 50000, 'the full-page screenshot was taken')
+})
