@@ -5,7 +5,7 @@
 const crypto = require('node:crypto')
 
 const PHASES = ['w', 'c']
-const RECORD = /^(.*) ([0-9a-f]{8}):([wc])(\d+)-(\d+)$/s
+const RECORD = /^(.*) ([0-9a-f]{8}):([wc])(\d+)-(\d+)$/
 
 /** @returns {string} a fresh id that tells this run's records from earlier ones */
 function newRunId () {

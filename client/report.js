@@ -73,7 +73,7 @@ function formatSummary (report) {
   const { config, operations, latency, verification: v, warmup, clientCpuUs } = report
   const lines = [
     `client: ${operations.planned} operations, ${report.mode} loop, ${config.nClients} processes x ${config.concurrency} in flight, ` +
-    `in ${(report.wallTimeMs / 1000).toFixed(3)} s: ${report.throughput.toFixed(1)} ops/s, ${operations.failed} failed`
+    `in ${(report.wallTimeMs / 1000).toFixed(3)} s: ${operations.completed} succeeded (${report.throughput.toFixed(1)} ops/s), ${operations.failed} failed`
   ]
   for (const type of TYPES) {
     const s = latency[type]

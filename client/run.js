@@ -12,7 +12,7 @@ const PROBE_MS = 3000
 
 class UnreachableError extends Error {}
 
-/** Resolves once a TCP connection to the server opens; rejects with an UnreachableError if none does. */
+// Resolves once a TCP connection to the server opens; rejects with an UnreachableError if none does.
 function probe ({ serverHostname, serverPort, timeout }) {
   return new Promise((resolve, reject) => {
     const socket = net.connect(serverPort, serverHostname)
@@ -48,7 +48,7 @@ function startWorker (task, onProgress) {
   return worker
 }
 
-/** Resolves with the worker's next message of this type, or null if it exits first. */
+// Resolves with the worker's next message of this type, or null if it exits first.
 function reply (worker, type) {
   return new Promise((resolve) => {
     const msg = worker.inbox.get(type)
@@ -63,10 +63,11 @@ function reply (worker, type) {
   })
 }
 
-async function runPhase (workers, phase) {
+// Runs a phase in every live worker; resolves with their 'ran' replies (null for the dead).
+function runPhase (workers, msg) {
   const replies = workers.map((w) => reply(w, 'ran'))
-  for (const w of workers) if (w.exit === null) w.child.send({ phase })
-  await Promise.all(replies)
+  for (const w of workers) if (w.child.connected) w.child.send(msg)
+  return Promise.all(replies)
 }
 
 /**
@@ -79,7 +80,7 @@ async function runPhase (workers, phase) {
  */
 async function runClients (config, { runId, progress }) {
   await probe(config)
-  const bar = progress ? new SingleBar({ stream: process.stderr, format: 'measuring [{bar}] {value}/{total} operations' }, Presets.shades_classic) : null
+  const bar = progress ? new SingleBar({ stream: process.stderr, format: 'measuring [{bar}] {value}/{total} operations', clearOnComplete: true }, Presets.shades_classic) : null
   const onProgress = (worker, done) => {
     worker.done = done
     if (bar !== null) bar.update(workers.reduce((sum, w) => sum + w.done, 0))
@@ -88,13 +89,16 @@ async function runClients (config, { runId, progress }) {
   for (let index = 1; index <= config.nClients; index++) {
     workers.push(startWorker({ config, index, runId, progress }, onProgress))
   }
-  await runPhase(workers, 'create') // every file exists before any warm-up GET
-  await runPhase(workers, 'warm')
+  await runPhase(workers, { phase: 'create' }) // every file exists before any warm-up GET
+  await runPhase(workers, { phase: 'warm' })
   if (bar !== null) bar.start(config.nOperations, 0)
   const startedAt = new Date().toISOString()
+  // One monotonic clock for all (hrtime is system-wide): the processes' open-loop schedules start
+  // together, and the wall time ends at the last completion, not when its message arrives.
   const t0 = process.hrtime.bigint()
-  await runPhase(workers, 'measure')
-  const wallTimeMs = Number(process.hrtime.bigint() - t0) / 1e6
+  const ran = await runPhase(workers, { phase: 'measure', t0: String(t0) })
+  const end = ran.reduce((last, msg) => msg !== null && BigInt(msg.endedAt) > last ? BigInt(msg.endedAt) : last, t0)
+  const wallTimeMs = Number(end - t0) / 1e6
   if (bar !== null) bar.stop()
   const results = await Promise.all(workers.map((w) => reply(w, 'result')))
   return {

@@ -8,7 +8,7 @@ const path = require('node:path')
 
 const ROOT = path.resolve(__dirname, '..')
 const DEFAULTS_FILE = path.join(ROOT, 'config.json')
-const TAG_ROOM = 64 // bytes a client adds to `value` per record: " c<proc>-<seq>\n"
+const TAG_ROOM = 64 // bytes reserved for the client's record tag " RUNID:cP-I\n" (at most 32)
 
 class ConfigError extends Error {}
 
@@ -52,7 +52,7 @@ const SCHEMA = {
   warmup: int(0),
   concurrency: int(1, 1000),
   rate: int(0),
-  timeout: int(1),
+  timeout: int(1, 2 ** 31 - 1), // setTimeout's longest delay
   verify: bool
 }
 

@@ -1,0 +1,107 @@
+'use strict'
+// The request loop of one client process: `concurrency` keep-alive connections working through a
+// phase's operations, closed loop (next one when a connection is free) or open loop (on a schedule).
+
+const { Connection, getRequest, putRequest, hostHeader } = require('./http')
+const { createRecord, recordLatency, recordError, serializeRecord } = require('./stats')
+const { recordTag, createBitset, setBit, encodeBitset } = require('./ledger')
+const workload = require('../lib/workload')
+
+const now = process.hrtime.bigint
+
+/**
+ * A client process's load generator.
+ * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
+ * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<void>, result(): object, close(): void, progress(): number }}
+ *   run's t0: when the phase started (hrtime), the origin of the open-loop schedule
+ */
+function createClient ({ config, index, runId }) {
+  const host = hostHeader(config.serverHostname, config.serverPort)
+  const getRequests = new Map()
+  const records = () => ({ GET: createRecord(), PUT: createRecord() })
+  const creations = workload.creationCount(config, index)
+  const warmups = workload.warmupCount(config, index)
+  const operations = workload.operationCount(config, index)
+  const acks = { w: createBitset(warmups), c: createBitset(operations) }
+  const warmupRecords = records()
+  const measuredRecords = records()
+  const PHASES = {
+    create: { tag: 'w', from: 0, to: creations, opAt: workload.warmupOperationAt, recs: warmupRecords },
+    warm: { tag: 'w', from: creations, to: warmups, opAt: workload.warmupOperationAt, recs: warmupRecords },
+    measure: { tag: 'c', from: 0, to: operations, opAt: workload.operationAt, recs: measuredRecords, open: config.rate > 0 }
+  }
+  let phase = null // the running phase: its definition plus next, due, finished, free, t0, resolve
+
+  const slots = Array.from({ length: config.concurrency }, () => {
+    const slot = { i: 0, type: 'GET', start: 0n }
+    const options = { hostname: config.serverHostname, port: config.serverPort, timeout: config.timeout }
+    slot.conn = new Connection(options, (kind, body) => complete(slot, kind, body))
+    return slot
+  })
+
+  // Open loop: operation i is due at a fixed time, the processes interleaved, whatever the server does.
+  const dueAt = (i) => phase.t0 + BigInt(Math.round((i * config.nClients + index - 1) * 1e9 / config.rate))
+
+  function dispatch () {
+    while (phase.free.length > 0 && phase.next < phase.due) {
+      const slot = phase.free.pop()
+      const i = phase.next++
+      const { type, key } = phase.opAt(i, config, index)
+      slot.i = i
+      slot.type = type
+      // Closed loop: latency from the send; open loop: from when it was due, so a stall counts.
+      slot.start = phase.open ? dueAt(i) : now()
+      if (type === 'PUT') {
+        slot.conn.send(putRequest(host, key, config.value + recordTag(runId, phase.tag, index, i)), true)
+      } else {
+        if (!getRequests.has(key)) getRequests.set(key, getRequest(host, key))
+        slot.conn.send(getRequests.get(key), false)
+      }
+    }
+  }
+
+  function complete (slot, kind, body) {
+    const us = Math.round(Number(now() - slot.start) / 1000)
+    const rec = phase.recs[slot.type]
+    if (kind === null && slot.type === 'PUT' && body !== 'success') kind = 'bad-body'
+    if (kind !== null) {
+      recordError(rec, kind)
+    } else {
+      recordLatency(rec, us)
+      if (slot.type === 'PUT') setBit(acks[phase.tag], slot.i)
+    }
+    phase.free.push(slot)
+    if (++phase.finished === phase.to) phase.resolve()
+    else dispatch()
+  }
+
+  function tick () {
+    const t = now()
+    while (phase.due < phase.to && dueAt(phase.due) <= t) phase.due++
+    dispatch()
+    if (phase.due < phase.to) setTimeout(tick, Number(dueAt(phase.due) - t) / 1e6)
+  }
+
+  return {
+    run (name, t0 = now()) {
+      const def = PHASES[name]
+      return new Promise((resolve) => {
+        phase = { ...def, next: def.from, due: def.open ? def.from : def.to, finished: def.from, free: [...slots], t0, resolve }
+        if (def.from === def.to) resolve()
+        else if (def.open) tick()
+        else dispatch()
+      })
+    },
+    progress: () => phase === null ? 0 : phase.finished - phase.from,
+    result: () => ({
+      index,
+      pid: process.pid,
+      latency: { GET: serializeRecord(measuredRecords.GET), PUT: serializeRecord(measuredRecords.PUT) },
+      warmup: { operations: warmups, errors: { GET: warmupRecords.GET.errors, PUT: warmupRecords.PUT.errors } },
+      acks: { w: encodeBitset(acks.w), c: encodeBitset(acks.c) }
+    }),
+    close: () => { for (const slot of slots) slot.conn.close() }
+  }
+}
+
+module.exports = { createClient }
