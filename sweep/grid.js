@@ -1,11 +1,12 @@
 'use strict'
 // The grid of the sweep, quick and run commands: list-valued flags, the cells they span with each
-// cell's config, cell ids, and the seeded shuffled schedule with repeats interleaved.
+// cell's config, and cell ids.
 
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
 const { KINDS } = require('../servers/lib/launch')
 const { uvThreadpoolSize } = require('./env')
+const { schedule } = require('./schedule')
 
 const KIND_NAMES = Object.keys(KINDS)
 const kind = (v) => {
@@ -35,8 +36,8 @@ const SUFFIXES = { uvThreadpoolSize: 'uv', readsPerWrite: 'rpw', valueBytes: 'v'
 
 // Defaults per command; the flags go before the user's, so the user's win.
 const PRESETS = {
-  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=6000'] },
-  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 1, flags: ['--nOperations=2000'] },
+  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'] },
+  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'] },
   run: { lists: {}, repeats: 1, flags: [] }
 }
 // A free port for every server, unless the user names one.
@@ -89,37 +90,6 @@ function takeLists (argv, validators) {
 function cross (dims) {
   return dims.reduce((combos, [key, values]) =>
     combos.flatMap((combo) => values.map((value) => ({ ...combo, [key]: value }))), [{}])
-}
-
-/**
- * The order the runs go in: each round holds every cell once, shuffled anew with a seeded PRNG.
- * @param {object[]} cells
- * @param {number} repeats
- * @param {number} seed
- * @returns {Array<{ cell: object, repeat: number, order: number }>}
- */
-function schedule (cells, repeats, seed) {
-  const random = mulberry32(seed)
-  const runs = []
-  for (let repeat = 1; repeat <= repeats; repeat++) {
-    const round = [...cells]
-    for (let i = round.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1))
-      ;[round[i], round[j]] = [round[j], round[i]]
-    }
-    for (const cell of round) runs.push({ cell, repeat, order: runs.length + 1 })
-  }
-  return runs
-}
-
-function mulberry32 (seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), a | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /**
@@ -187,4 +157,4 @@ function planSweep (command, argv, runKind) {
   return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed) }
 }
 
-module.exports = { planSweep, runOptions, takeLists, cross, schedule, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }
+module.exports = { planSweep, runOptions, takeLists, cross, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }

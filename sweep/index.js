@@ -13,10 +13,13 @@ const { runPlan, report } = require('./runner')
 const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
 
 Commands
-  quick          a small grid (all kinds, nServers 2, nClients 1,4, 1 repeat): a first answer in ~1 min
-  sweep          the full grid (all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats): ~15 min on 2 cores
+  quick          a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000
+                 (about 1 min on 2 cores)
+  sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
+                 10000 (about 15 min on 2 cores)
   run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
-  peak           saturation throughput per kind and nServers, GET-only and POST-only, with autocannon
+  peak           saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only
+                 and POST-only, driven by autocannon
   report DIR     render DIR/report.html and DIR/charts/*.svg again from a results folder
 
 Grid flags (comma-separated lists; sweep, quick, run)
@@ -25,10 +28,10 @@ Grid flags (comma-separated lists; sweep, quick, run)
 Peak flags
   --kinds=...  --nServers=...  --connections=10  --duration=10 (s)  --pipelining=1
 Run flags
-  --repeats=N       runs of each cell, shuffled in rounds (sweep 3, others 1)
+  --repeats=N       runs of each cell, shuffled in rounds (sweep 3, quick 2, run and peak 1)
   --seed=N          seed of the shuffle (default random; recorded in env.json)
   --results=DIR     parent folder of the results folder (default results/)
-  --cellTimeout=MS  time limit of one client run (default 300000)
+  --cellTimeout=MS  time limit of one client run (default 300000; not for peak)
   --readyTimeout=MS time a server gets to listen (default 15000)
   --keepData=true   keep each cell's data folder (default: removed after the client verified it)
 Any config key (e.g. --nOperations=5000 --warmup=100 --config=FILE) passes through to every cell;

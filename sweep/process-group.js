@@ -93,7 +93,9 @@ function stopGroup (child, log) {
 
 async function stopNow (child, log) {
   const pgid = child.pid
-  if (groupMembers(pgid).length > 0) {
+  const members = groupMembers(pgid)
+  if (members.length > 0) {
+    log.write(`# stopping group ${pgid}: pids ${members.map((m) => m.pid).join(' ')}\n`)
     signalGroup(pgid, 'SIGTERM')
     if (!await emptied(pgid, STOP_GRACE_MS)) {
       log.write(`# pid ${pgid}: group still running ${STOP_GRACE_MS / 1000} s after SIGTERM; sending SIGKILL\n`)
@@ -103,7 +105,7 @@ async function stopNow (child, log) {
   }
   if (child.exitCode === null && child.signalCode === null) await once(child, 'exit')
   live.delete(child)
-  log.write(`# pid ${pgid} ended (${child.signalCode || `code ${child.exitCode}`})\n`)
+  log.write(`# ${new Date().toISOString()} pid ${pgid} ended (${child.signalCode || `code ${child.exitCode}`})\n`)
 }
 
 /**

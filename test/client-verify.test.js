@@ -31,8 +31,8 @@ function plannedPuts (config) {
  * Writes the files as a server would have (old content first), all records acknowledged but those
  * `unacked(puts)` picks, and verifies them. `edit(files, puts)` changes what the run appended.
  */
-function check (t, { old = {}, edit = () => {}, unacked = () => [] } = {}) {
-  const config = { ...base, dataPath: t.testdir() }
+function check (t, { old = {}, edit = () => {}, unacked = () => [], over = {} } = {}) {
+  const config = { ...base, ...over, dataPath: t.testdir() }
   for (const [key, text] of Object.entries(old)) fs.writeFileSync(path.join(config.dataPath, key), text)
   const sizesBefore = fileSizes(config)
   const puts = plannedPuts(config)
@@ -105,4 +105,15 @@ t.test('records this run never sent are unknown', async (t) => {
     }
   })
   t.match(v, { ok: false, lost: 0, duplicated: 0, torn: 0, unknown: 5 })
+})
+
+t.test('files longer than the 1 MiB reading chunk are read whole, line by line', async (t) => {
+  // 2 x 25000 PUTs of ~28 bytes into one file: 1.4 MB after 1 MB of old content, so records straddle chunks.
+  const over = { nOperations: 50000, readsPerWrite: 0, nFiles: 1 }
+  const old = { 'file-0': 'old record\n'.repeat(100000) }
+  const { v, puts } = check(t, { over, old })
+  t.match(v, { ok: true, records: puts.length, acknowledged: puts.length, lost: 0, duplicated: 0, torn: 0, unknown: 0 })
+  t.ok(v.bytes > 1.3e6 && v.bytes === v.expectedBytes, `${v.bytes} bytes`)
+  const { v: torn } = check(t, { over, old, edit: (files) => { files['file-0'] += 'some te' } })
+  t.match(torn, { ok: false, records: puts.length, torn: 1, lost: 0 }, 'an unterminated last line is still torn')
 })

@@ -1,0 +1,35 @@
+'use strict'
+// The order of a run's cells: shuffled with a seeded PRNG (the seed is recorded), in rounds that
+// hold every cell once, so repeats interleave and a machine's slow drift spreads over all cells.
+
+/**
+ * @param {object[]} cells
+ * @param {number} repeats how many rounds
+ * @param {number} seed of the PRNG (mulberry32)
+ * @returns {Array<{ cell: object, repeat: number, order: number }>} the runs in order, `order` from 1
+ */
+function schedule (cells, repeats, seed) {
+  const random = mulberry32(seed)
+  const runs = []
+  for (let repeat = 1; repeat <= repeats; repeat++) {
+    const round = [...cells]
+    for (let i = round.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1))
+      ;[round[i], round[j]] = [round[j], round[i]]
+    }
+    for (const cell of round) runs.push({ cell, repeat, order: runs.length + 1 })
+  }
+  return runs
+}
+
+function mulberry32 (seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), a | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+module.exports = { schedule }
