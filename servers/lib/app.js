@@ -9,6 +9,12 @@ function methodNotAllowed (allow) {
   return (req, res) => res.set('Allow', allow).status(405).type('text/plain').send('method not allowed\n')
 }
 
+// The hot path answers with writeHead/end: res.send's conversions cost more than the answer.
+function sendText (res, text) {
+  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
 function requireKey (req, res, next) {
   // express's parser turns ?key=a&key=b into an array and ?key[]=a into another name: both fail here.
   if (isValidKey(req.query.key)) return next()
@@ -18,7 +24,7 @@ function requireKey (req, res, next) {
 /**
  * Builds the express app.
  * @param {{ config: object, store: object, stats: object, log?: (line: string) => void }} deps
- *   store: read/append (servers/lib/store.js); stats: count/collect/reset (servers/lib/telemetry.js)
+ *   store: read/append (servers/lib/store.js); stats: collect/reset (servers/lib/telemetry.js)
  * @returns {import('express').Express}
  */
 function createApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n') }) {
@@ -28,10 +34,34 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
   app.set('case sensitive routing', true) // /GET and /get/ are unknown paths
   app.set('strict routing', true)
 
-  app.use((req, res, next) => {
-    if (!req.path.startsWith('/_stats')) stats.count()
-    next()
-  })
+  app.route('/get')
+    .get(requireKey, async (req, res, next) => {
+      try {
+        const text = await store.read(req.query.key)
+        sendText(res, text)
+      } catch (err) {
+        next(err)
+      }
+    })
+    .all(methodNotAllowed('GET, HEAD'))
+
+  app.route('/put')
+    .post(
+      requireKey,
+      // type: any, because the historic client sends no Content-Type; inflate off: bytes as sent.
+      express.raw({ type: () => true, limit: config.bodyLimit, inflate: false }),
+      async (req, res, next) => {
+        if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
+          return res.status(400).type('text/plain').send('empty body\n')
+        }
+        try {
+          await store.append(req.query.key, req.body)
+          sendText(res, 'success')
+        } catch (err) {
+          next(err)
+        }
+      })
+    .all(methodNotAllowed('POST'))
 
   app.route('/_stats')
     .get(async (req, res, next) => {
@@ -52,35 +82,6 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
         next(err)
       }
     })
-    .all(methodNotAllowed('POST'))
-
-  app.route('/get')
-    .get(requireKey, async (req, res, next) => {
-      try {
-        const text = await store.read(req.query.key)
-        res.status(200).type('text/plain; charset=utf-8').send(text)
-      } catch (err) {
-        next(err)
-      }
-    })
-    .all(methodNotAllowed('GET, HEAD'))
-
-  app.route('/put')
-    .post(
-      requireKey,
-      // type: any, because the historic client sends no Content-Type; inflate off: bytes as sent.
-      express.raw({ type: () => true, limit: config.bodyLimit, inflate: false }),
-      async (req, res, next) => {
-        if (!Buffer.isBuffer(req.body) || req.body.length === 0) {
-          return res.status(400).type('text/plain').send('empty body\n')
-        }
-        try {
-          await store.append(req.query.key, req.body)
-          res.status(200).type('text/plain; charset=utf-8').send('success')
-        } catch (err) {
-          next(err)
-        }
-      })
     .all(methodNotAllowed('POST'))
 
   app.use((req, res) => res.status(404).type('text/plain').send('not found\n'))

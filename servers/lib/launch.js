@@ -40,6 +40,8 @@ function createServer (kind, config, stats) {
     // Node checks the two timeouts above only this often (30 s by default).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
   }, app)
+  // Counted outside express so that the count costs no middleware layer.
+  server.on('request', (req) => { if (!req.url.startsWith('/_stats')) stats.count() })
   return server
 }
 
