@@ -3,21 +3,52 @@
 
 const os = require('node:os')
 
+const LIBUV_DEFAULT_THREADPOOL = 4
+const LIBUV_MAX_THREADPOOL = 1024
+// Node's policy when NODE_CLUSTER_SCHED_POLICY is unset or neither rr nor none.
+const SCHED_POLICY_DEFAULT = process.platform === 'win32' ? 'none' : 'rr'
+
+/**
+ * The libuv thread-pool size a process started with `env` gets, as libuv reads it: atoi of
+ * UV_THREADPOOL_SIZE (leading digits; "abc" and "0" give 1), at most 1024 (a negative value wraps
+ * in libuv's unsigned int to the maximum), 4 when unset.
+ * @param {object} [env]
+ * @returns {number}
+ */
+function uvThreadpoolSize (env = process.env) {
+  const text = env.UV_THREADPOOL_SIZE
+  if (text === undefined) return LIBUV_DEFAULT_THREADPOOL
+  const n = parseInt(text, 10) || 0
+  if (n === 0) return 1
+  return n < 0 || n > LIBUV_MAX_THREADPOOL ? LIBUV_MAX_THREADPOOL : n
+}
+
+/**
+ * How a cluster primary started with `env` hands out connections: NODE_CLUSTER_SCHED_POLICY if it
+ * is exactly rr or none, else Node's default (cluster.schedulingPolicy's own rule).
+ * @param {object} [env]
+ * @returns {'rr'|'none'}
+ */
+function schedPolicy (env = process.env) {
+  const value = env.NODE_CLUSTER_SCHED_POLICY
+  return value === 'rr' || value === 'none' ? value : SCHED_POLICY_DEFAULT
+}
+
 /**
  * @returns {{ node: string, cpus: number, cpuModel: string, platform: string, release: string,
- *   totalMemBytes: number, uvThreadpoolSize: number }}
+ *   totalMemBytes: number, uvThreadpoolSize: number, schedPolicy: string }} of this process
  */
 function describeEnv () {
-  const cpus = os.cpus()
   return {
     node: process.version,
     cpus: os.availableParallelism(),
-    cpuModel: cpus.length > 0 ? cpus[0].model : 'unknown',
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
     platform: process.platform,
     release: os.release(),
     totalMemBytes: os.totalmem(),
-    uvThreadpoolSize: Number(process.env.UV_THREADPOOL_SIZE) || 4 // libuv's default
+    uvThreadpoolSize: uvThreadpoolSize(),
+    schedPolicy: schedPolicy()
   }
 }
 
-module.exports = { describeEnv }
+module.exports = { describeEnv, uvThreadpoolSize, schedPolicy, SCHED_POLICY_DEFAULT }

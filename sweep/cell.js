@@ -1,19 +1,22 @@
 'use strict'
 // One run of a sweep cell: `node client` against a fresh server under a time limit, the server's
-// CPU time meanwhile, and the client's JSON turned into a summary.csv row.
+// CPU time meanwhile, and the client's JSON (with the server's telemetry) turned into a summary.csv row.
 
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
-const { schedPolicy } = require('./env')
+const { costFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer } = require('./harness')
 const { runGroup, groupCpuUs } = require('./process-group')
 
 const CLIENT = path.join(ROOT, 'client')
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
   'readsPerWrite', 'valueBytes', 'oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPerSec', 'getMean',
-  'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json']
+  'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json',
+  // Appended columns: readers go by header name.
+  'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
+  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -21,9 +24,12 @@ const TABLE = [
   { title: 'GET p50 µs', key: 'getP50' },
   { title: 'GET p99 µs', key: 'getP99' },
   { title: 'PUT p99 µs', key: 'putP99' },
-  { title: 'client CPU s', key: 'clientCpuUs', scale: 1e-6, digits: 1 },
-  { title: 'server CPU s', key: 'serverCpuUs', scale: 1e-6, digits: 1 }
+  { title: 'client µs/req', key: 'clientCpuPerReqUs' },
+  { title: 'server µs/req', key: 'serverCpuPerReqUs' },
+  { title: 'loop busy', key: 'meanUtilization', digits: 2 },
+  { title: 'fairness', key: 'fairness', digits: 2 }
 ]
+const MARKS = [{ key: 'clientBound', symbol: '*', note: `client-bound in most valid repeats: the client used more CPU per request than the server, whose event loops were busy < ${BUSY_UTILIZATION * 100}% of the time` }]
 
 function readJsonOrNull (file) {
   try {
@@ -78,7 +84,7 @@ async function runClientCell (run, ctx) {
     { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal })
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
-    return { ...(json && measures(json)), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
+    return { ...(json && measures(json)), ...costFigures(json), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
   })
   return {
     cell: cell.id,
@@ -88,12 +94,13 @@ async function runClientCell (run, ctx) {
     nServers: cell.nServers,
     nClients: cell.nClients,
     uvThreadpoolSize: cell.uvThreadpoolSize,
-    schedPolicy: schedPolicy(),
+    schedPolicy: cell.schedPolicy,
     readsPerWrite: cell.readsPerWrite,
     valueBytes: Buffer.byteLength(cell.config.value),
     oversubscribed: cell.nServers > os.availableParallelism(),
+    variant: cell.variant ?? '',
     ...fields
   }
 }
 
-module.exports = { runClientCell, COLUMNS, TABLE }
+module.exports = { runClientCell, COLUMNS, TABLE, MARKS }

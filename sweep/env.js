@@ -2,24 +2,11 @@
 // The environment a results folder was produced in: machine, Node, libuv and cluster settings,
 // git commit and installed package versions, for env.json.
 
-const cluster = require('node:cluster')
 const { execFileSync } = require('node:child_process')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
-
-const LIBUV_DEFAULT_THREADPOOL = 4
-
-/** @returns {number} the libuv thread-pool size children get unless a cell sets it */
-function uvThreadpoolSize () {
-  return Number(process.env.UV_THREADPOOL_SIZE) || LIBUV_DEFAULT_THREADPOOL
-}
-
-/** @returns {'rr'|'none'} how a cluster primary hands out connections (NODE_CLUSTER_SCHED_POLICY) */
-function schedPolicy () {
-  return cluster.schedulingPolicy === cluster.SCHED_RR ? 'rr' : 'none'
-}
+const { describeEnv, uvThreadpoolSize, schedPolicy, SCHED_POLICY_DEFAULT } = require('../lib/env')
 
 function git (args) {
   try {
@@ -48,15 +35,12 @@ function installedPackages () {
  */
 function collectEnv (run) {
   const commit = git(['rev-parse', 'HEAD'])
+  const env = describeEnv() // uvThreadpoolSize, schedPolicy: what servers get unless a cell sets them
   return {
-    node: process.version,
-    cpus: os.availableParallelism(),
-    cpuModel: os.cpus()[0]?.model ?? null,
-    totalMemBytes: os.totalmem(),
-    platform: process.platform,
-    release: os.release(),
-    uvThreadpoolSize: uvThreadpoolSize(),
-    schedPolicy: schedPolicy(),
+    ...env,
+    oversubscriptionNote: `with ${env.cpus} cores, nServers > ${env.cpus} measures oversubscription`,
+    schedPolicyDefault: SCHED_POLICY_DEFAULT,
+    inheritedEnv: { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? null, NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY ?? null },
     gitCommit: commit,
     gitDirty: commit === null ? null : git(['status', '--porcelain']) !== '',
     packages: installedPackages(),
@@ -66,4 +50,4 @@ function collectEnv (run) {
   }
 }
 
-module.exports = { collectEnv, uvThreadpoolSize, schedPolicy }
+module.exports = { collectEnv }

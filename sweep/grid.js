@@ -1,11 +1,13 @@
 'use strict'
 // The grid of the sweep, quick and run commands: list-valued flags, the cells they span with each
-// cell's config, and cell ids.
+// cell's config, the A/A cell's two variants (sweep/aa.js), and cell ids.
 
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
 const { KINDS } = require('../servers/lib/launch')
-const { uvThreadpoolSize } = require('./env')
+const { uvThreadpoolSize, schedPolicy } = require('../lib/env')
+const { defaultAa, parseAa, aaCombos } = require('./aa')
+const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
 
 const KIND_NAMES = Object.keys(KINDS)
@@ -22,23 +24,24 @@ const RUN_OPTIONS = {
   readyTimeout: int(1),
   keepData: bool
 }
-const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1) }
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa }
 const SWEEP_LISTS = {
   kinds: kind,
   nServers: SCHEMA.nServers,
   nClients: SCHEMA.nClients,
   uvThreadpoolSize: int(1, 1024),
+  schedPolicy: (v) => { if (v !== 'rr' && v !== 'none') throw 'must be rr or none'; return v },
   readsPerWrite: SCHEMA.readsPerWrite,
   valueBytes: int(1)
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', readsPerWrite: 'rpw', valueBytes: 'v' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v' }
 
 // Defaults per command; the flags go before the user's, so the user's win.
 const PRESETS = {
-  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'] },
-  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'] },
-  run: { lists: {}, repeats: 1, flags: [] }
+  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'], aa: defaultAa },
+  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null },
+  run: { lists: {}, repeats: 1, flags: [], aa: () => null }
 }
 // A free port for every server, unless the user names one.
 const COMMON_FLAGS = ['--serverPort=0']
@@ -54,52 +57,15 @@ function runOptions (given, defaults) {
 }
 
 /**
- * Takes the list-valued flags out of argv and validates every element.
- * @param {string[]} argv --KEY=VALUE arguments
- * @param {object} validators one validator per list flag, for one element
- * @returns {{ lists: object, rest: string[] }} the lists (deduplicated) and the other arguments
- * @throws {ConfigError} naming the flag and the bad element
- */
-function takeLists (argv, validators) {
-  const lists = {}
-  const rest = []
-  for (const arg of argv) {
-    const m = /^--(\w+)=(.*)$/s.exec(arg)
-    if (!m || !Object.hasOwn(validators, m[1])) {
-      rest.push(arg)
-      continue
-    }
-    const [, flag, text] = m
-    lists[flag] = [...new Set(text.split(',').map((element) => {
-      try {
-        return validators[flag](element)
-      } catch (why) {
-        const whole = element === text ? '' : ` in ${JSON.stringify(text)}`
-        throw new ConfigError(`--${flag} ${why}, got ${JSON.stringify(element)}${whole}`)
-      }
-    }))]
-  }
-  return { lists, rest }
-}
-
-/**
- * Every combination of the dimensions' values, in order.
- * @param {Array<[string, any[]]>} dims name and values of each dimension
- * @returns {object[]}
- */
-function cross (dims) {
-  return dims.reduce((combos, [key, values]) =>
-    combos.flatMap((combo) => values.map((value) => ({ ...combo, [key]: value }))), [{}])
-}
-
-/**
- * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -rpw4, -v1024 for optional dimensions given.
- * @param {object} cell kind, nServers, nClients and the optional dimensions' values
+ * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024 for optional
+ * dimensions given, plus -A or -B for a variant of the A/A cell.
+ * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
  * @param {string[]} optional names of the optional dimensions that are given
  * @returns {string}
  */
 function cellId (cell, optional) {
-  return [`${cell.kind}-s${cell.nServers}-c${cell.nClients}`, ...optional.map((d) => `${SUFFIXES[d]}${cell[d]}`)].join('-')
+  const suffixes = optional.map((d) => `${SUFFIXES[d]}${cell[d]}`)
+  return [`${cell.kind}-s${cell.nServers}-c${cell.nClients}`, ...suffixes, ...(cell.variant ? [cell.variant] : [])].join('-')
 }
 
 function runKindOf (name) {
@@ -128,21 +94,25 @@ function planSweep (command, argv, runKind) {
   const { lists, rest } = takeLists(argv, SWEEP_LISTS)
   const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
-  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: 300000 })
+  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: 300000, aa: preset.aa() })
   const grid = {
     kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
     nServers: [config.nServers],
     nClients: [config.nClients],
     uvThreadpoolSize: [uvThreadpoolSize()],
+    schedPolicy: [schedPolicy()],
     readsPerWrite: [config.readsPerWrite],
     valueBytes: [Buffer.byteLength(config.value)],
     ...preset.lists,
     ...lists,
-    repeats: options.repeats
+    repeats: options.repeats,
+    aa: options.aa
   }
   const optional = Object.keys(SUFFIXES).filter((d) => lists[d])
+  const combos = cross(Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, grid[d]]))
+  const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
-  for (const combo of cross(Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, grid[d]]))) {
+  for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
     if (!KINDS[combo.kind].cluster) combo.nServers = 1
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
@@ -157,4 +127,4 @@ function planSweep (command, argv, runKind) {
   return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed) }
 }
 
-module.exports = { planSweep, runOptions, takeLists, cross, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }
+module.exports = { planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }

@@ -1,11 +1,20 @@
 'use strict'
 // One run of a cell around a fresh server: its data folder and config file, its log, the server
-// started and stopped, and any failure turned into an invalid row with its reason.
+// started (with the cell's libuv and cluster settings in its environment) and stopped, and any
+// failure turned into an invalid row with its reason.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { writeJson, openLog } = require('./results')
 const { startServer } = require('./server')
+
+// The cell fields the server gets as environment variables, when the cell has them.
+const ENV_OF_CELL = { uvThreadpoolSize: 'UV_THREADPOOL_SIZE', schedPolicy: 'NODE_CLUSTER_SCHED_POLICY' }
+
+function serverEnv (cell) {
+  const set = Object.entries(ENV_OF_CELL).filter(([field]) => cell[field] !== undefined)
+  return Object.fromEntries(set.map(([field, name]) => [name, String(cell[field])]))
+}
 
 /**
  * Runs `work` against a fresh server of the cell's kind and config.
@@ -23,11 +32,13 @@ async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal },
   const configFile = path.join(dataRoot, `${name}.json`)
   fs.mkdirSync(dataPath)
   writeJson(configFile, { ...cell.config, dataPath })
-  const env = cell.uvThreadpoolSize ? { ...process.env, UV_THREADPOOL_SIZE: String(cell.uvThreadpoolSize) } : process.env
+  const setEnv = serverEnv(cell)
   const log = openLog(path.join(dir, files.log))
+  const settings = Object.entries(setEnv).map(([name, value]) => `${name}=${value}`)
+  if (settings.length > 0) log.write(`# server environment: ${settings.join(' ')}\n`)
   let server
   try {
-    server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env, log, readyTimeout: options.readyTimeout, signal })
+    server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal })
     const fields = await work({ server, log, dataPath, configFile, files })
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
       fields.reason ||= `server exited during the cell: ${log.lastLine()}`

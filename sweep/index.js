@@ -16,7 +16,7 @@ Commands
   quick          a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000
                  (about 1 min on 2 cores)
   sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
-                 10000 (about 15 min on 2 cores)
+                 10000, plus the A/A cell (about 16 min on 2 cores)
   run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
   peak           saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only
                  and POST-only, driven by autocannon
@@ -24,7 +24,11 @@ Commands
 
 Grid flags (comma-separated lists; sweep, quick, run)
   --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
-  --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --readsPerWrite=0,10,inf   --valueBytes=64,4096
+  --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --schedPolicy=rr,none   --readsPerWrite=0,10,inf
+  --valueBytes=64,4096   (uvThreadpoolSize and schedPolicy reach the server as UV_THREADPOOL_SIZE and
+  NODE_CLUSTER_SCHED_POLICY; not given, each cell gets and records this shell's effective value)
+  --aa=KIND:nServers:nClients   the A/A cell, run as variants A and B to show the noise floor
+                 (sweep default async-cluster:min(2,cores):4; off for none; quick and run: off)
 Peak flags
   --kinds=...  --nServers=...  --connections=10  --duration=10 (s)  --pipelining=1
 Run flags
@@ -51,7 +55,7 @@ Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invali
 function parseCommand (argv) {
   const [command, ...rest] = argv
   if (command === '--help' || command === '-h' || rest.includes('--help')) return { help: true }
-  const sweep = { columns: cell.COLUMNS, runCell: cell.runClientCell, table: cell.TABLE }
+  const sweep = { columns: cell.COLUMNS, runCell: cell.runClientCell, table: cell.TABLE, marks: cell.MARKS }
   switch (command) {
     case 'sweep':
     case 'quick':

@@ -43,10 +43,11 @@ function progressBar (total) {
 /**
  * Runs every run of the plan, in order, each by runCell, and writes the results folder.
  * @param {{ command: string, config: object, options: object, grid: object, runs: object[], envExtra?: object }} plan
- * @param {{ columns: string[], runCell: Function, table: object[] }} kind summary columns, how to run one, figures for the table
+ * @param {{ columns: string[], runCell: Function, table: object[], marks?: object[] }} kind summary columns, how to run
+ *   one, figures and marks for the table (sweep/table.js)
  * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 128 + signal if interrupted
  */
-async function runPlan (plan, { columns, runCell, table }) {
+async function runPlan (plan, { columns, runCell, table, marks }) {
   const { command, config, options, grid, runs } = plan
   const dir = createResultsDir(options.results ?? path.join(ROOT, 'results'), command)
   const envFile = path.join(dir, 'env.json')
@@ -88,7 +89,7 @@ async function runPlan (plan, { columns, runCell, table }) {
     if (!options.keepData) fs.rmdirSync(dataRoot)
   }
   writeJson(envFile, { ...env, finishedAt: new Date().toISOString(), interrupted: signal.aborted })
-  process.stderr.write(formatTable(rows, table))
+  process.stderr.write(formatTable(rows, table, marks))
   if (options.keepData) process.stderr.write(`data kept in ${dataRoot}\n`)
   if (signal.aborted) {
     process.stderr.write(`interrupted: ${rows.length} of ${runs.length} runs kept in ${path.join(dir, 'summary.csv')}\n`)

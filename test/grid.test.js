@@ -1,36 +1,16 @@
 'use strict'
-// The sweep's grid: list flags and their validation, cells, their configs and their ids.
+// The sweep's grid: cells, their configs and their ids, the schedPolicy dimension and the A/A cell.
 
 const t = require('tap')
+const os = require('node:os')
 const { ConfigError } = require('../lib/config')
-const { planSweep, takeLists, cross, cellId, sizedValue, SWEEP_LISTS } = require('../sweep/grid')
-
-t.test('list flags are split, validated element by element, and deduplicated', async (t) => {
-  const { lists, rest } = takeLists(['--nServers=1,2,4,2', '--kinds=sync', '--nOperations=5', '--readsPerWrite=0,inf'], SWEEP_LISTS)
-  t.same(lists, { nServers: [1, 2, 4], kinds: ['sync'], readsPerWrite: [0, 'inf'] })
-  t.same(rest, ['--nOperations=5'])
-})
-
-t.test('a bad list element is a ConfigError naming the flag, the element and the list', async (t) => {
-  for (const [arg, message] of [
-    ['--nServers=1,0', '--nServers must be an integer from 1 to 256, got "0" in "1,0"'],
-    ['--nClients=', '--nClients must be an integer from 1 to 256, got ""'],
-    ['--kinds=sync,,async', '--kinds must be one of sync, async, sync-cluster, async-cluster, got "" in "sync,,async"'],
-    ['--uvThreadpoolSize=2000', '--uvThreadpoolSize must be an integer from 1 to 1024, got "2000"'],
-    ['--readsPerWrite=-1', '--readsPerWrite must be an integer from 0 to 1000000, got "-1"']
-  ]) {
-    t.throws(() => takeLists([arg], SWEEP_LISTS), new ConfigError(message), arg)
-  }
-})
-
-t.test('cross spans every combination in order', async (t) => {
-  t.same(cross([['a', [1, 2]], ['b', ['x', 'y']]]), [{ a: 1, b: 'x' }, { a: 1, b: 'y' }, { a: 2, b: 'x' }, { a: 2, b: 'y' }])
-})
+const { planSweep, cellId, sizedValue } = require('../sweep/grid')
 
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
-  const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, readsPerWrite: 4, valueBytes: 1024 }
+  const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024 }
   t.equal(cellId(cell, []), 'sync-cluster-s2-c4')
-  t.equal(cellId(cell, ['uvThreadpoolSize', 'readsPerWrite', 'valueBytes']), 'sync-cluster-s2-c4-uv8-rpw4-v1024')
+  t.equal(cellId(cell, ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']), 'sync-cluster-s2-c4-uv8-sp-none-rpw4-v1024')
+  t.equal(cellId({ ...cell, variant: 'B' }, ['schedPolicy']), 'sync-cluster-s2-c4-sp-none-B')
 })
 
 t.test('a sized value has exactly that many bytes of the configured text', async (t) => {
@@ -40,6 +20,7 @@ t.test('a sized value has exactly that many bytes of the configured text', async
 
 t.test('the quick grid: nServers only for cluster kinds, each cell validated with its own config', async (t) => {
   const plan = planSweep('quick', ['--seed=1', '--nOperations=50'])
+  t.equal(plan.grid.aa, null, 'quick has no A/A cell')
   const ids = [...new Set(plan.runs.map((r) => r.cell.id))].sort()
   t.same(ids, ['async-cluster-s2-c1', 'async-cluster-s2-c4', 'async-s1-c1', 'async-s1-c4',
     'sync-cluster-s2-c1', 'sync-cluster-s2-c4', 'sync-s1-c1', 'sync-s1-c4'])
@@ -49,7 +30,7 @@ t.test('the quick grid: nServers only for cluster kinds, each cell validated wit
 })
 
 t.test('optional dimensions multiply the grid and reach each cell\'s config', async (t) => {
-  const plan = planSweep('sweep', ['--kinds=async', '--nClients=2', '--uvThreadpoolSize=1,8', '--valueBytes=10,100', '--repeats=2', '--serverPort=9000'])
+  const plan = planSweep('sweep', ['--kinds=async', '--nClients=2', '--uvThreadpoolSize=1,8', '--valueBytes=10,100', '--repeats=2', '--serverPort=9000', '--aa=off'])
   const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
   t.same(cells.map((c) => c.id).sort(), ['async-s1-c2-uv1-v10', 'async-s1-c2-uv1-v100', 'async-s1-c2-uv8-v10', 'async-s1-c2-uv8-v100'])
   t.equal(plan.runs.length, 8)
@@ -67,4 +48,56 @@ t.test('run KIND uses config.json\'s nServers and nClients', async (t) => {
 
 t.test('a payload too large for bodyLimit names the cell', async (t) => {
   t.throws(() => planSweep('quick', ['--valueBytes=10,100', '--bodyLimit=120']), /^cell .*-v100: value must be at most bodyLimit - 64/)
+})
+
+t.test('without --uvThreadpoolSize or --schedPolicy each cell records the effective values', async (t) => {
+  const saved = { ...process.env }
+  t.teardown(() => { for (const name of ['UV_THREADPOOL_SIZE', 'NODE_CLUSTER_SCHED_POLICY']) { if (saved[name] === undefined) delete process.env[name]; else process.env[name] = saved[name] } })
+  delete process.env.UV_THREADPOOL_SIZE
+  delete process.env.NODE_CLUSTER_SCHED_POLICY
+  const cells = planSweep('run', [], 'sync').runs.map((r) => r.cell)
+  t.match(cells, [{ id: 'sync-s1-c5', uvThreadpoolSize: 4, schedPolicy: 'rr' }])
+  process.env.UV_THREADPOOL_SIZE = '7'
+  process.env.NODE_CLUSTER_SCHED_POLICY = 'none'
+  t.match(planSweep('run', ['--nServers=3'], 'async-cluster').runs.map((r) => r.cell), [{ id: 'async-cluster-s3-c5', uvThreadpoolSize: 7, schedPolicy: 'none' }])
+})
+
+t.test('--schedPolicy is a dimension: every kind gets both values, and ids say which', async (t) => {
+  const plan = planSweep('quick', ['--kinds=sync,sync-cluster', '--nClients=1', '--schedPolicy=none,rr'])
+  const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
+  t.same(cells.map((c) => c.id).sort(), ['sync-cluster-s2-c1-sp-none', 'sync-cluster-s2-c1-sp-rr', 'sync-s1-c1-sp-none', 'sync-s1-c1-sp-rr'])
+  t.equal(cells.find((c) => c.id === 'sync-s1-c1-sp-none').schedPolicy, 'none')
+  t.same(plan.grid.schedPolicy, ['none', 'rr'])
+})
+
+t.test('sweep adds the A/A cell as variants A and B, each run as often as every other cell', async (t) => {
+  const plan = planSweep('sweep', ['--kinds=sync', '--nClients=1', '--repeats=3', '--uvThreadpoolSize=8,2', '--seed=5'])
+  const servers = Math.min(2, os.availableParallelism())
+  const id = `async-cluster-s${servers}-c4-uv8`
+  t.same(plan.grid.aa, { kind: 'async-cluster', nServers: servers, nClients: 4 })
+  const count = (cellId) => plan.runs.filter((r) => r.cell.id === cellId).length
+  t.same([count(`${id}-A`), count(`${id}-B`), count('sync-s1-c1-uv8'), count('sync-s1-c1-uv2')], [3, 3, 3, 3])
+  t.equal(plan.runs.length, 12)
+  const [a, b] = ['A', 'B'].map((v) => plan.runs.find((r) => r.cell.id === `${id}-${v}`).cell)
+  t.match(a, { variant: 'A', kind: 'async-cluster', nServers: servers, nClients: 4, uvThreadpoolSize: 8, config: { nServers: servers, nClients: 4 } })
+  t.same({ ...a, id: '', variant: '' }, { ...b, id: '', variant: '' }, 'A and B differ only in their label')
+  for (let round = 0; round < 3; round++) {
+    const block = plan.runs.slice(round * 4, round * 4 + 4).map((r) => r.cell.id)
+    t.ok(block.includes(`${id}-A`) && block.includes(`${id}-B`), `round ${round + 1} holds A and B, shuffled with the rest`)
+  }
+})
+
+t.test('--aa sets or removes the A/A cell, and a bad one names the part that is wrong', async (t) => {
+  const ids = (command, args) => [...new Set(planSweep(command, ['--kinds=async', '--nClients=2', ...args]).runs.map((r) => r.cell.id))].sort()
+  t.same(ids('sweep', ['--aa=off']), ['async-s1-c2'])
+  t.same(ids('sweep', ['--aa=sync-cluster:3:1']), ['async-s1-c2', 'sync-cluster-s3-c1-A', 'sync-cluster-s3-c1-B'])
+  t.same(ids('quick', ['--aa=sync:4:2']), ['async-s1-c2', 'sync-s1-c2-A', 'sync-s1-c2-B'], 'one process for a single-process kind')
+  for (const [arg, message] of [
+    ['--aa=on', /^--aa must be off or KIND:nServers:nClients \(e\.g\. async-cluster:2:4\), got "on"$/],
+    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, got "fast:2:4"$/],
+    ['--aa=async-cluster:0:4', /its nServers must be an integer from 1 to 256, got "async-cluster:0:4"$/],
+    ['--aa=async:1:x', /its nClients must be an integer from 1 to 256, got "async:1:x"$/]
+  ]) {
+    t.throws(() => planSweep('sweep', [arg]), { constructor: ConfigError, message }, arg)
+  }
 })

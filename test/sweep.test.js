@@ -8,19 +8,24 @@ const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const t = require('tap')
 const { startSweep, runSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
+const { COLUMNS } = require('../sweep/cell')
+const { uvThreadpoolSize } = require('../lib/env')
 
-const ENV_FIELDS = ['node', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
-  'schedPolicy', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
+const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
+  'schedPolicy', 'schedPolicyDefault', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
+// The columns before these are the original ones, unchanged and in their order.
+const NEW_COLUMNS = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares',
+  'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound']
 
 const folders = (t) => {
   const root = t.testdir({ results: {}, data: {} })
   return { results: path.join(root, 'results'), data: path.join(root, 'data'), args: [`--results=${path.join(root, 'results')}`, `--dataPath=${path.join(root, 'data')}`] }
 }
 
-t.test('a small sweep writes every file of the results folder, all valid, and leaves no process', async (t) => {
+t.test('a small sweep writes every file of the results folder, all valid, with the A/A cell, and leaves no process', async (t) => {
   const f = folders(t)
-  const { code, stdout, stderr } = await runSweep(t, ['sweep', '--kinds=sync,async-cluster', '--nServers=2', '--nClients=1,2',
-    '--repeats=1', '--nOperations=300', '--seed=7', ...f.args])
+  const { code, stdout, stderr } = await runSweep(t, ['sweep', '--kinds=sync,async-cluster', '--nServers=2', '--nClients=2',
+    '--schedPolicy=none', '--aa=async-cluster:2:1', '--repeats=1', '--nOperations=300', '--seed=7', ...f.args])
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   t.match(path.basename(dir), /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ-sweep$/)
@@ -32,25 +37,44 @@ t.test('a small sweep writes every file of the results folder, all valid, and le
   t.match(env.packages, { express: String, autocannon: String })
   t.ok(Date.parse(env.finishedAt) >= Date.parse(env.startedAt))
 
+  t.same(env.grid.aa, { kind: 'async-cluster', nServers: 2, nClients: 1 })
+  t.same(env.grid.schedPolicy, ['none'])
+
+  const header = fs.readFileSync(path.join(dir, 'summary.csv'), 'utf8').split('\n')[0].split(',')
+  t.same(header, COLUMNS)
+  t.same(header.slice(-NEW_COLUMNS.length), NEW_COLUMNS, 'the new columns come last, in order')
   const rows = readSummary(dir)
-  t.same(rows.map((r) => r.cell).sort(), ['async-cluster-s2-c1', 'async-cluster-s2-c2', 'sync-s1-c1', 'sync-s1-c2'])
+  // A policy given (even one) is a dimension: in the ids, and in every server's environment.
+  const aa = 'async-cluster-s2-c1-sp-none'
+  t.same(rows.map((r) => r.cell).sort(), ['async-cluster-s2-c1-sp-none-A', 'async-cluster-s2-c1-sp-none-B', 'async-cluster-s2-c2-sp-none', 'sync-s1-c2-sp-none'])
   t.same(rows.map((r) => r.order), ['1', '2', '3', '4'])
   for (const row of rows) {
     t.equal(row.valid, 'true', `${row.cell} is valid`)
     t.equal(row.reason, '')
     t.ok(Number(row.opsPerSec) > 0 && Number(row.getP99) > 0 && Number(row.serverCpuUs) > 0, `${row.cell} has figures`)
     t.equal(row.nServers, row.kind === 'sync' ? '1' : '2')
+    t.equal(row.variant, row.cell.startsWith(aa) ? row.cell.slice(-1) : '', `${row.cell} variant`)
+    t.match(row, { uvThreadpoolSize: String(uvThreadpoolSize()), schedPolicy: 'none' }, 'the effective thread-pool size, the policy given')
     const name = `cells/${row.cell}-r1`
     t.equal(row.json, `${name}.json`)
-    t.equal(JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8')).ok, true)
+    const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
+    t.equal(json.ok, true)
     t.match(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8'), /\n/)
-    t.match(fs.readFileSync(path.join(dir, `${name}.log`), 'utf8'), /listening http:\/\/127\.0\.0\.1:\d+ /)
+    const log = fs.readFileSync(path.join(dir, `${name}.log`), 'utf8')
+    t.match(log, /listening http:\/\/127\.0\.0\.1:\d+ /)
+    t.match(log, `# server environment: UV_THREADPOOL_SIZE=${uvThreadpoolSize()} NODE_CLUSTER_SCHED_POLICY=none\n`)
+    checkCost(t, row, json)
+  }
+  const bound = rows.filter((r) => r.clientBound === 'true').map((r) => r.cell)
+  t.equal(/\n\* client-bound in most valid repeats/.test(stderr), bound.length > 0, 'the table has the footnote iff a row is client-bound')
+  for (const id of [...new Set(rows.map((r) => r.cell))]) {
+    t.match(stderr, new RegExp(`\\n${id}${bound.includes(id) ? ' \\*' : ''} +1/1 `), `${id} is in the table`)
   }
   t.ok(fs.readFileSync(path.join(dir, 'report.html'), 'utf8').length > 0)
   t.ok(fs.readdirSync(path.join(dir, 'charts')).some((file) => file.endsWith('.svg')))
   t.same(fs.readdirSync(f.data), [], 'cell data folders are removed')
   const pids = loggedPids(dir)
-  t.ok(pids.length >= 12, 'servers, workers and clients are logged')
+  t.ok(pids.length >= 14, 'servers, workers and clients are logged')
   t.same(pids.filter((pid) => !isGone(pid)), [], 'no process is left')
 
   fs.rmSync(path.join(dir, 'report.html'))
@@ -60,6 +84,24 @@ t.test('a small sweep writes every file of the results folder, all valid, and le
   t.ok(fs.existsSync(path.join(dir, 'report.html')), 'report DIR renders the report again')
   t.match(await runSweep(t, ['report', f.data]), { code: 2, stderr: /report needs one results folder/ })
 })
+
+// The telemetry and CPU-per-request columns of a valid run, against the client's JSON.
+function checkCost (t, row, json) {
+  const measured = json.operations.completed + json.operations.failed
+  t.equal(Number(row.serverRequests), measured, `${row.cell}: the server counted the measured operations`)
+  t.equal(measured, 300)
+  t.ok(Number(row.fairness) > 0 && Number(row.fairness) <= 1, `${row.cell}: fairness ${row.fairness} in (0, 1]`)
+  t.ok(Number(row.meanUtilization) > 0 && Number(row.meanUtilization) <= 1, `${row.cell}: utilization ${row.meanUtilization}`)
+  t.ok(Number.isInteger(Number(row.eldP50Us)) && Number(row.eldP99Us) >= Number(row.eldP50Us) && row.eldP50Us !== '', `${row.cell}: delay p50 ${row.eldP50Us} <= p99 ${row.eldP99Us}`)
+  const shares = row.workerShares.split(';').map(Number)
+  t.equal(shares.length, Number(row.nServers), `${row.cell}: one share per worker`)
+  t.ok(Math.abs(shares.reduce((a, b) => a + b, 0) - 1) < 0.01, `${row.cell}: shares ${row.workerShares} add up to 1`)
+  const { user, system } = json.clientCpuUs
+  t.equal(Number(row.clientCpuPerReqUs), Number(((user + system) / measured).toFixed(1)))
+  t.equal(Number(row.serverCpuPerReqUs), Number((json.serverStats.totals.cpuUs / measured).toFixed(1)))
+  const bound = Number(row.clientCpuPerReqUs) > Number(row.serverCpuPerReqUs) && Number(row.meanUtilization) < 0.8
+  t.equal(row.clientBound, String(bound), `${row.cell}: clientBound follows the rule`)
+}
 
 t.test('Ctrl-C stops the current cell, keeps the finished ones and exits 130', async (t) => {
   const f = folders(t)

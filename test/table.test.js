@@ -30,3 +30,28 @@ t.test('one line per cell with medians of valid repeats, then each invalid run',
     ''
   ].join('\n'))
 })
+
+t.test('a cell marked in most of its valid repeats gets the symbol, and the note follows the table', async (t) => {
+  const mark = { key: 'clientBound', symbol: '*', note: 'client-bound in most valid repeats' }
+  const rows = [
+    { cell: 'a', repeat: 1, valid: true, ops: 10, clientBound: false },
+    { cell: 'a', repeat: 2, valid: true, ops: 30, clientBound: true },
+    { cell: 'a', repeat: 3, valid: true, ops: 20, clientBound: true },
+    { cell: 'b', repeat: 1, valid: false, ops: 20, clientBound: true, reason: 'lost' },
+    { cell: 'c', repeat: 1, valid: true, ops: 5, clientBound: '' },
+    { cell: 'd', repeat: 1, valid: true, ops: 7, clientBound: true },
+    { cell: 'd', repeat: 2, valid: true, ops: 9, clientBound: false }
+  ]
+  t.equal(formatTable(rows, [{ title: 'ops', key: 'ops' }], [mark]), [
+    'medians of valid repeats (7 runs)',
+    'cell  valid  ops',
+    'a *     3/3   20',
+    'b       0/1    -',
+    'c       1/1    5',
+    'd       2/2    8',
+    '* client-bound in most valid repeats',
+    'invalid b r1: lost',
+    ''
+  ].join('\n'))
+  t.notMatch(formatTable(rows.slice(3), [{ title: 'ops', key: 'ops' }], [mark]), /\*/, 'half is not most: no mark, no note')
+})

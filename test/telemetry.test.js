@@ -3,7 +3,7 @@
 
 const t = require('tap')
 const { KINDS, startServer, request } = require('./fixtures/server')
-const { summarize } = require('../servers/lib/telemetry')
+const { summarize, createMonitor } = require('../servers/lib/telemetry')
 
 const snap = (role, requests, utilization = 0.5) => ({ role, requests, utilization, cpuUs: { user: 10, system: 5 } })
 
@@ -15,6 +15,20 @@ t.test('summarize adds requests and CPU, and scores fairness with Jain\'s index'
   t.same(skewed.totals.share, [0.9, 0.1])
   t.equal(skewed.totals.meanUtilization, 0.5)
   t.equal(summarize('k', [snap('single', 0)]).totals.fairness, 1, 'no requests is not unfair')
+})
+
+t.test('event-loop delay is the delay alone, without the 10 ms sampling interval', async (t) => {
+  const monitor = createMonitor('single')
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const idle = monitor.snapshot().eventLoopDelayUs
+  t.ok(idle.p50 < 8000, `an idle loop's p50 ${idle.p50} µs is well under the 10 ms interval`)
+  monitor.reset()
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  const end = Date.now() + 60
+  while (Date.now() < end); // block the loop for 60 ms
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const blocked = monitor.snapshot().eventLoopDelayUs
+  t.ok(blocked.max >= 40000 && blocked.max <= 80000, `a 60 ms block shows as max ${blocked.max} µs`)
 })
 
 for (const kind of KINDS) {

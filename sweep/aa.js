@@ -1,0 +1,52 @@
+'use strict'
+// The A/A cell of a sweep: one configuration run as two labelled variants, A and B, scheduled like
+// any other cell; how far apart they land is the noise floor. Set by --aa=KIND:nServers:nClients.
+
+const os = require('node:os')
+const { SCHEMA } = require('../lib/config')
+const { KINDS } = require('../servers/lib/launch')
+
+const VARIANTS = ['A', 'B']
+const FORM = 'must be off or KIND:nServers:nClients (e.g. async-cluster:2:4)'
+
+/**
+ * The A/A cell the sweep command runs unless --aa=off: async-cluster, min(2, cores) workers, 4 clients.
+ * @returns {{ kind: string, nServers: number, nClients: number }}
+ */
+function defaultAa () {
+  return { kind: 'async-cluster', nServers: Math.min(2, os.availableParallelism()), nClients: 4 }
+}
+
+/**
+ * Validates --aa (a lib/config.js validator: returns the value or throws a phrase).
+ * @param {string} text off, or KIND:nServers:nClients (nServers may be auto)
+ * @returns {{ kind: string, nServers: number, nClients: number } | null} null for off
+ */
+function parseAa (text) {
+  if (text === 'off') return null
+  const parts = String(text).split(':')
+  if (parts.length !== 3) throw FORM
+  const [kind, nServers, nClients] = parts
+  if (!Object.hasOwn(KINDS, kind)) throw `${FORM}; KIND must be one of ${Object.keys(KINDS).join(', ')}`
+  const check = (name, value) => {
+    try {
+      return SCHEMA[name](value)
+    } catch (why) {
+      throw `${FORM}; its ${name} ${why}`
+    }
+  }
+  const servers = check('nServers', nServers)
+  return { kind, nServers: KINDS[kind].cluster ? servers : 1, nClients: check('nClients', nClients) }
+}
+
+/**
+ * The two variants of the A/A cell, each with the first value of every other dimension.
+ * @param {{ kind: string, nServers: number, nClients: number }} aa
+ * @param {object} base values of the other dimensions
+ * @returns {object[]} combos with kind, nServers, nClients, variant 'A' or 'B'
+ */
+function aaCombos (aa, base) {
+  return VARIANTS.map((variant) => ({ ...base, ...aa, variant }))
+}
+
+module.exports = { defaultAa, parseAa, aaCombos, VARIANTS }
