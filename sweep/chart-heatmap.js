@@ -1,6 +1,6 @@
 'use strict'
 // Heat map of median throughput over kind × nServers (x) and nClients (y), values labelled;
-// oversubscribed cells carry a † and a dashed border. Used by sweep/report-charts.js.
+// oversubscribed cells carry a † and a dashed border, client-bound ones a ⚠. Used by report-charts.js.
 
 const { spread } = require('./report-cells')
 const { renderSvg, chartTitle } = require('./chart-svg')
@@ -22,12 +22,14 @@ function heatmapChart ({ title, env, cells }) {
     if (!s) continue
     data.push({
       value: [columns.indexOf(column(cell)), loads.indexOf(cell.load), s.median],
-      label: { formatter: `${Math.round(s.median)}${cell.oversubscribed ? ' †' : ''}` },
+      label: { formatter: `${Math.round(s.median)}${cell.oversubscribed ? ' †' : ''}` +
+        `${cell.clientBound ? ' ⚠' : ''}` },
       itemStyle: cell.oversubscribed ? OVERSUBSCRIBED_BORDER : undefined
     })
   }
   const medians = data.map((d) => d.value[2])
-  const note = `median ops/s of valid repeats · † oversubscribed: nServers > ${env.cpus} cores`
+  const note = `median ops/s of valid repeats · † oversubscribed: nServers > ${env.cpus} cores` +
+    (cells.some((c) => c.clientBound) ? ' · ⚠ client-bound' : '')
   const option = {
     title: chartTitle(title, env, note),
     grid: { left: 90, right: 30, top: 80, bottom: 110 },

@@ -15,11 +15,13 @@ const DODGE = 0.08 // x offset between kinds so their error bars do not overlap
 
 /**
  * Renders the scaling chart.
- * @param {{ title: string, env: object, note: string, panels: { name: string, unit: string,
- *   cells: object[], column: string, scale?: number }[] }} spec scale multiplies the column
+ * @param {{ title: string, env: object, note: string, references?: boolean, panels: { name: string,
+ *   unit: string, cells: object[], column: string, scale?: number, max?: number }[] }} spec scale
+ *   multiplies the column; max fixes the top of the y axis; references: false drops the dashed
+ *   single-process lines
  * @returns {string} SVG
  */
-function scalingChart ({ title, env, note, panels }) {
+function scalingChart ({ title, env, note, panels, references = true }) {
   const option = { title: chartTitle(title, env, note), legend: { top: 62 },
     grid: [], xAxis: [], yAxis: [], series: [] }
   panels.forEach((panel, p) => {
@@ -31,7 +33,7 @@ function scalingChart ({ title, env, note, panels }) {
       name: 'nServers (processes)', nameLocation: 'middle', nameGap: 30,
       axisLabel: { formatter: (v) => (v >= 1 && v <= nMax ? String(v) : '') },
       splitLine: { show: false } })
-    option.yAxis.push({ gridIndex: p, type: 'value', name: `${panel.name} (${panel.unit})`,
+    option.yAxis.push({ gridIndex: p, type: 'value', max: panel.max, name: `${panel.name} (${panel.unit})`,
       nameTextStyle: { align: 'left', fontWeight: 'bold' } })
     const kinds = [...new Set(panel.cells.map((c) => c.kind))]
     const scale = panel.scale || 1
@@ -40,7 +42,7 @@ function scalingChart ({ title, env, note, panels }) {
       const points = panel.cells.filter((c) => c.kind === kind)
         .map((c) => ({ x: c.nServers + x0, s: spread(c, panel.column) })).filter((d) => d.s)
       option.series.push(...kindSeries(kind, p, points.map(({ x, s }) =>
-        [x, s.median * scale, s.min * scale, s.max * scale])))
+        [x, s.median * scale, s.min * scale, s.max * scale]), references))
     })
     if (nMax > env.cpus) {
       option.series.find((s) => s.xAxisIndex === p).markArea = oversubscribedArea(env.cpus, xMax)
@@ -50,13 +52,13 @@ function scalingChart ({ title, env, note, panels }) {
 }
 
 // The median line (a point and a dashed reference for a single process) and its error bars.
-function kindSeries (kind, p, data) {
+function kindSeries (kind, p, data, references) {
   const color = KIND_COLORS[kind]
   const axes = { xAxisIndex: p, yAxisIndex: p }
   const single = !kind.endsWith('-cluster')
   const median = { ...axes, name: kind, type: single ? 'scatter' : 'line', color,
     symbolSize: 8, data: data.map(([x, m]) => [x, m]) }
-  if (single && data.length > 0) {
+  if (single && data.length > 0 && references) {
     median.markLine = { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color },
       label: { formatter: `${kind}, 1 process`, position: 'insideEndTop', color },
       data: [{ yAxis: data[0][1] }] }
@@ -87,4 +89,4 @@ function oversubscribedArea (cores, xMax) {
   }
 }
 
-module.exports = { scalingChart }
+module.exports = { scalingChart, KIND_COLORS }

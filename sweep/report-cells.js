@@ -5,19 +5,30 @@
 const { KINDS } = require('./report-read')
 
 /**
- * Groups rows into cells (one per cell id, and per op in a peak summary), sorted by kind,
- * nServers, load and op. A cell's `variant` names the other knobs that vary across the folder.
- * @param {{ rows: object[], load: string, variants: string[] }} results from readResults
- * @returns {object[]} cells: { id, kind, nServers, load, op, variant, oversubscribed, rows, valid }
+ * The settings columns (uvThreadpoolSize, schedPolicy, ...) that take more than one value.
+ * @param {{ rows: object[], variants: string[] }} results from readResults
+ * @returns {string[]}
  */
-function groupCells ({ rows, load, variants }) {
-  const varying = variants.filter((c) => new Set(rows.map((r) => r[c])).size > 1)
+function varyingSettings ({ rows, variants }) {
+  return variants.filter((c) => new Set(rows.map((r) => r[c])).size > 1)
+}
+
+/**
+ * Groups rows into cells (one per cell id, and per op in a peak summary), sorted by kind,
+ * nServers, load and op. A cell's `variant` names the other knobs that vary across the folder;
+ * `aa` is the A/A label ('A', 'B') of a noise-floor cell, '' for every other cell.
+ * @param {{ rows: object[], load: string, variants: string[] }} results from readResults
+ * @returns {object[]} cells: { id, kind, nServers, load, op, variant, aa, oversubscribed, rows, valid }
+ */
+function groupCells (results) {
+  const { rows, load } = results
+  const varying = varyingSettings(results)
   const cells = new Map()
   for (const row of rows) {
     const key = row.op === undefined ? row.cell : `${row.cell} ${row.op}`
     if (!cells.has(key)) {
       cells.set(key, { id: row.cell, kind: row.kind, nServers: row.nServers, load: row[load],
-        op: row.op, variant: varying.map((c) => `${c}=${row[c]}`).join(', '),
+        op: row.op, variant: varying.map((c) => `${c}=${row[c]}`).join(', '), aa: row.variant || '',
         oversubscribed: row.oversubscribed, rows: [], valid: [] })
     }
     const cell = cells.get(key)
@@ -75,4 +86,4 @@ function pickRepresentatives (cells, cores) {
   return [...picks.values()].sort((a, b) => kindRank(a.cell.kind) - kindRank(b.cell.kind))
 }
 
-module.exports = { groupCells, spread, splitVariants, pickRepresentatives }
+module.exports = { groupCells, varyingSettings, spread, splitVariants, pickRepresentatives }

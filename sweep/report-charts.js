@@ -6,28 +6,32 @@ const { splitVariants, pickRepresentatives } = require('./report-cells')
 const { scalingChart } = require('./chart-scaling')
 const { heatmapChart } = require('./chart-heatmap')
 const { latencyChart } = require('./chart-latency')
+const { uslChart } = require('./chart-usl')
 
 const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single process'
 
 /**
  * Renders every chart: per variant of the other knobs, for a sweep the runtime per nClients,
- * the throughput heat map and the latency of one run per kind; for a peak folder req/s per
- * connections.
+ * the throughput heat map, the latency of one run per kind, the server event loops at the
+ * largest nClients (when the folder has them) and the USL fits (section 'usl'); for a peak
+ * folder req/s per connections.
  * @param {object} results from readResults
- * @param {object[]} cells from groupCells
- * @returns {{ file: string, title: string, svg: string }[]} file is a name inside charts/
+ * @param {object[]} cells from summariseCells, without the A/A cells
+ * @param {object[]} [fits] from fitScaling
+ * @returns {{ file: string, title: string, svg: string, section?: string }[]} file is a name
+ *   inside charts/
  */
-function buildCharts (results, cells) {
+function buildCharts (results, cells, fits = []) {
   const variants = splitVariants(cells)
   return variants.flatMap(({ label, cells: some }, v) => {
     const charts = results.format === 'peak' ? peakCharts(results.env, some, label) :
-      sweepCharts(results, some, label)
+      sweepCharts(results, some, label, fits.filter((f) => f.settings === label && f.fit))
     const prefix = variants.length > 1 ? `v${v + 1}-` : ''
     return charts.map((chart) => ({ ...chart, file: prefix + chart.file }))
   })
 }
 
-function sweepCharts (results, cells, variant) {
+function sweepCharts (results, cells, variant, fits) {
   const { env } = results
   const charts = byLoad(cells).map(([load, some]) => chart(`runtime-nClients-${load}.svg`,
     `Runtime with ${load} client process${load === 1 ? '' : 'es'}`, variant, (title) => scalingChart({
@@ -43,6 +47,21 @@ function sweepCharts (results, cells, variant) {
       `${run.cell.kind}, cell ${run.cell.id} (nServers=${run.cell.nServers}, ` +
       `nClients=${run.cell.load}, repeat ${run.row.repeat})`, variant, (title) =>
       latencyChart({ title, env, json: results.readCellJson(run.row) })))
+  }
+  const load = Math.max(...cells.map((c) => c.load))
+  const loaded = cells.filter((c) => c.load === load)
+  if (loaded.some((c) => c.valid.some((r) => r.meanUtilization !== null))) {
+    charts.push(chart(`event-loop-nClients-${load}.svg`, `Server event loops with ${load} client ` +
+      `process${load === 1 ? '' : 'es'} (the largest load)`, variant, (title) => scalingChart({
+      title, env, note: 'median of valid repeats, bars min–max', references: false,
+      panels: [
+        { name: 'Event-loop utilization', unit: '0–1', cells: loaded, column: 'meanUtilization', max: 1 },
+        { name: 'Event-loop delay p99', unit: 'µs', cells: loaded, column: 'eldP99Us' }]
+    })))
+  }
+  if (fits.length > 0) {
+    charts.push({ ...chart('usl-fit.svg', 'Throughput against nServers with the Universal ' +
+      'Scalability Law fitted', variant, (title) => uslChart({ title, env, fits })), section: 'usl' })
   }
   return charts
 }

@@ -5,6 +5,8 @@
 const path = require('node:path')
 const { html, raw } = require('./html-template')
 const { medianTable, summaryTable } = require('./report-tables')
+const { headlineSection, noiseSection } = require('./report-sections')
+const { uslSection } = require('./report-usl')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -30,33 +32,57 @@ table.summary { font-size: 12px; }
 tr.invalid td { background: #fdecea; color: #7b241c; }
 tr.partial td { background: #fef9e7; }
 .over { color: #a93226; font-weight: bold; }
+h3 { font-size: 16px; margin: 20px 0 6px; }
+.caption { margin: 16px 0 6px; font-weight: 600; }
+.note { color: #444; font-size: 14px; }
+.bound { color: #9a6700; font-weight: bold; }
+table.verdicts td, table.speedups td, table.noise td:last-child { white-space: nowrap; line-height: 1.35; }
+table.verdicts th, table.speedups th { vertical-align: top; }
+.ratio { font-variant-numeric: tabular-nums; }
+.verdict { font-size: 12px; font-weight: 600; }
+td.up { background: #fbeee6; } td.up .verdict { color: #a04000; }
+td.down { background: #e8f1f8; } td.down .verdict { color: #1f618d; }
+table.speedups td.up { background: #e9f7ef; } table.speedups td.up .verdict { color: #1e8449; }
+table.speedups td.down { background: #fdecea; } table.speedups td.down .verdict { color: #a93226; }
+td.none .verdict { color: #666; } td.empty { color: #999; }
 `
 
 /**
  * Builds report.html.
- * @param {{ results: object, cells: object[], charts: { title: string, svg: string }[] }} report
+ * @param {{ results: object, cells: object[], charts: { title: string, svg: string,
+ *   section?: string }[], analysis?: { kinds, speedups, noise, fits } }} report cells without
+ *   the A/A ones; analysis from sweep/report-compare.js, for a sweep
  * @returns {string} the page
  */
-function reportHtml ({ results, cells, charts }) {
+function reportHtml ({ results, cells, charts, analysis }) {
   const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Sync vs async fs servers: ${env.command} results</h1>
-<p class="lead">${name} · ${rows.length} runs in ${cells.length} cells · ${env.cpus} cores ·
+<p class="lead">${name} · ${rows.length} runs in ${cells.length} cells${analysis?.noise.length > 0 &&
+  ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
 Node ${env.node}</p></header>
 ${excludedRuns(results)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
+${analysis && headlineSection(results, cells, analysis)}
+${analysis && noiseSection(analysis.noise)}
 <section><h2>Environment</h2>${environment(env)}</section>
 <section><h2>Charts</h2>
-${charts.map((c) => html`<figure aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
+${charts.filter((c) => !c.section).map((c) => html`<figure aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
+${analysis && uslSection(results, analysis.fits, charts.filter((c) => c.section === 'usl'))}
 <section><h2>Medians per cell</h2>
-<p>Medians of the valid repeats; a yellow row lost some repeats.</p>
+<p>Medians of the valid repeats; throughput with its 95% bootstrap interval over them. A yellow
+row lost some repeats.${cells.some((c) => c.clientBound) && html` ${CLIENT_BOUND_LEGEND}`}</p>
 <div class="scroll">${medianTable(results, cells)}</div></section>
 <section><h2>All runs (summary.csv)</h2><div class="scroll">${summaryTable(results)}</div></section>
 </main></body></html>`}\n`
 }
+
+const CLIENT_BOUND_LEGEND = html`<span class="bound">⚠</span> client-bound: in most valid
+  repeats the load generator spent more CPU per request than the server while the server's
+  event loops were under 0.8 utilization, so the cell measures the client more than the server.`
 
 function excludedRuns ({ rows, load }) {
   const invalid = rows.filter((r) => !r.valid)
@@ -68,7 +94,7 @@ function excludedRuns ({ rows, load }) {
       ${r.reason || 'no reason given'}</li>`)}</ul></aside>`
 }
 
-function howToRead ({ format, env }) {
+function howToRead ({ format, env, columns }) {
   const shared = html`Figures are medians of the valid repeats; error bars span the slowest and
     fastest repeat, and invalid runs are left out (listed at the top if there are any, and
     highlighted in the last table). Dashed lines are the single-process servers, so a cluster
@@ -87,7 +113,13 @@ function howToRead ({ format, env }) {
     nServers workers) driven by nClients client processes, and repeated. In the runtime charts
     lower total time (s) and higher throughput (ops/s) are better. The latency charts show one
     representative run per kind: one candle per client process, box from p50 to p99, whiskers
-    from min to max, ◆ the mean, in µs. ${shared}</p>`
+    from min to max, ◆ the mean, in µs. ${columns.includes('meanUtilization') && html`The
+    event-loop chart shows how busy the servers' event loops were (utilization, 0–1: near 1 the
+    server is the limit) and how late their timers fired (delay p99, µs). `}${shared}</p>
+    <p>The sections after this one state each sync vs async comparison, and each cluster's
+    speed-up, as a ratio of medians with its 95% bootstrap interval (<em>no clear difference</em>
+    when the interval includes 1), give the noise floor when the sweep ran an A/A cell, and fit
+    a scaling model (USL) to the cluster kinds. ⚠ marks a client-bound cell.</p>`
 }
 
 function environment (env) {

@@ -13,6 +13,9 @@ const FORMATS = {
       'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed', 'valid', 'reason',
       'wallTimeMs', 'opsPerSec', 'getMean', 'getP50', 'getP99', 'getMax', 'putMean', 'putP50',
       'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
+    // Appended later: typed when present, null (variant '') in older folders.
+    optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
+      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound'],
     load: 'nClients',
     variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']
   },
@@ -20,14 +23,17 @@ const FORMATS = {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
       'pipelining', 'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors',
       'non2xx'],
+    optional: [],
     load: 'connections',
     variants: ['duration', 'pipelining']
   }
 }
 const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
-const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op'])
-const FLAG_COLUMNS = new Set(['oversubscribed', 'valid'])
+const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
+  'variant', 'workerShares'])
+const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
+const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 
 /**
  * Reads a results folder.
@@ -45,9 +51,10 @@ function readResults (dir) {
     throw new Error(`${file}: the header is neither a sweep nor a peak summary ` +
       `(as a ${format} summary it lacks ${missing(format).join(', ')})`)
   }
-  const known = new Set(FORMATS[format].columns)
+  const { optional } = FORMATS[format]
+  const known = new Set([...FORMATS[format].columns, ...optional])
   const rows = records.map((record, i) => {
-    const row = {}
+    const row = Object.fromEntries(optional.map((name) => [name, name === 'variant' ? '' : null]))
     columns.forEach((name, j) => {
       row[name] = known.has(name) ? typeValue(name, record[j], `${file} line ${i + 2}`) : record[j]
     })
@@ -86,6 +93,7 @@ function typeValue (name, text, where) {
     return text
   }
   if (FLAG_COLUMNS.has(name)) {
+    if (text === '' && MAYBE_FLAG_COLUMNS.has(name)) return null
     if (text !== 'true' && text !== 'false') {
       throw new Error(`${where}: ${name} must be true or false, got "${text}"`)
     }

@@ -4,38 +4,56 @@
 
 const { spread } = require('./report-cells')
 const { html } = require('./html-template')
+const { CLIENT_BOUND } = require('./report-sections')
 
 const OVERSUBSCRIBED = html` <span class="over" title="oversubscribed: more servers than cores">†</span>`
 
-// [heading, summary column, scale, decimals] of the medians table, per summary format.
+// [heading, summary column, scale, decimals] of the medians table, per summary format; the
+// first is the throughput, shown with its interval.
 const MEDIANS = {
-  sweep: [['ops/s', 'opsPerSec', 1, 0], ['total time (s)', 'wallTimeMs', 1e-3, 2],
+  sweep: [['ops/s [95% CI]', 'opsPerSec', 1, 0], ['total time (s)', 'wallTimeMs', 1e-3, 2],
     ['GET mean (µs)', 'getMean', 1, 0], ['GET p99 (µs)', 'getP99', 1, 0],
     ['PUT mean (µs)', 'putMean', 1, 0], ['PUT p99 (µs)', 'putP99', 1, 0]],
-  peak: [['req/s', 'reqPerSec', 1, 0], ['latency mean (ms)', 'latencyMeanMs', 1, 2],
+  peak: [['req/s [95% CI]', 'reqPerSec', 1, 0], ['latency mean (ms)', 'latencyMeanMs', 1, 2],
     ['latency p99 (ms)', 'latencyP99Ms', 1, 2]]
 }
+// Medians of the server telemetry, shown when the folder has the columns.
+const TELEMETRY = [['loop utilization', 'meanUtilization', 1, 2], ['loop delay p99 (µs)', 'eldP99Us', 1, 0],
+  ['fairness', 'fairness', 1, 3], ['client CPU/req (µs)', 'clientCpuPerReqUs', 1, 0],
+  ['server CPU/req (µs)', 'serverCpuPerReqUs', 1, 0]]
 
 /**
- * The medians table: one row per cell, figures are medians of the valid repeats.
+ * The medians table: one row per cell, figures are medians of the valid repeats, throughput
+ * with its 95% bootstrap interval; ⚠ marks a client-bound cell.
+ * @param {object} results from readResults
+ * @param {object[]} cells from summariseCells
  * @returns {object} markup (html``)
  */
 function medianTable (results, cells) {
-  const figures = MEDIANS[results.format]
+  const telemetry = results.columns.includes('meanUtilization') ? TELEMETRY : []
+  const [throughput, ...figures] = [...MEDIANS[results.format], ...telemetry]
   const peak = results.format === 'peak'
   const variant = cells.some((c) => c.variant)
   const row = (cell) => html`<tr${cell.valid.length < cell.rows.length && html` class="partial"`}>
-    <td>${cell.id}</td><td>${cell.kind}</td>
+    <td>${cell.id}${cell.clientBound && CLIENT_BOUND}</td><td>${cell.kind}</td>
     <td class="num">${cell.nServers}${cell.oversubscribed && OVERSUBSCRIBED}</td>
     ${peak && html`<td>${cell.op}</td>`}<td class="num">${cell.load}</td>
     ${variant && html`<td>${cell.variant}</td>`}
+    <td class="num">${formatInterval(cell.ci[throughput[1]])}</td>
     ${figures.map(([, column, scale, decimals]) =>
       html`<td class="num">${formatMedian(spread(cell, column), scale, decimals)}</td>`)}
     <td class="num">${cell.valid.length} / ${cell.rows.length}</td></tr>`
   return html`<table class="medians"><thead><tr><th>cell</th><th>kind</th><th>nServers</th>
-    ${peak && html`<th>op</th>`}<th>${results.load}</th>${variant && html`<th>variant</th>`}
-    ${figures.map(([heading]) => html`<th>${heading}</th>`)}<th>valid repeats</th>
+    ${peak && html`<th>op</th>`}<th>${results.load}</th>${variant && html`<th>settings</th>`}
+    ${[throughput, ...figures].map(([heading]) => html`<th>${heading}</th>`)}<th>valid repeats</th>
     </tr></thead><tbody>${cells.map(row)}</tbody></table>`
+}
+
+// "1,234 [1,180–1,301]"
+function formatInterval (ci) {
+  if (!ci) return '–'
+  const n = (x) => Math.round(x).toLocaleString('en-US')
+  return `${n(ci.median)} [${n(ci.low)}–${n(ci.high)}]`
 }
 
 function formatMedian (s, scale, decimals) {

@@ -1,33 +1,41 @@
 'use strict'
-// Turns a results folder into charts/*.svg and one self-contained report.html.
+// Turns a results folder into charts/*.svg, cells.csv and one self-contained report.html.
 // Run: node sweep/report.js RESULTS_DIR (prints the files written); the sweep calls renderReport.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { readResults } = require('./report-read')
 const { groupCells } = require('./report-cells')
+const { summariseCells, cellsCsv } = require('./report-stats')
+const { compareKinds, noiseFloor, fitScaling } = require('./report-compare')
 const { buildCharts } = require('./report-charts')
 const { reportHtml } = require('./report-html')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
  * @param {string} dir the results folder, holding env.json and summary.csv
- * @returns {string[]} the files written: dir/charts/*.svg, then dir/report.html
+ * @returns {string[]} the files written: dir/charts/*.svg, dir/cells.csv, then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv or a cell's JSON is missing or malformed
  */
 function renderReport (dir) {
   const results = readResults(dir)
-  const cells = groupCells(results)
-  const charts = buildCharts(results, cells)
+  const all = summariseCells(groupCells(results), results.format)
+  const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the noise floor
+  const analysis = results.format === 'sweep'
+    ? { ...compareKinds(cells), noise: noiseFloor(all.filter((c) => c.aa)), fits: fitScaling(cells) }
+    : null
+  const charts = buildCharts(results, cells, analysis ? analysis.fits : [])
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
   const files = charts.map(({ file, svg }) => {
     const target = path.join(dir, 'charts', file)
     fs.writeFileSync(target, svg)
     return target
   })
+  const csv = path.join(dir, 'cells.csv')
+  fs.writeFileSync(csv, cellsCsv(results, all))
   const page = path.join(dir, 'report.html')
-  fs.writeFileSync(page, reportHtml({ results, cells, charts }))
-  return [...files, page]
+  fs.writeFileSync(page, reportHtml({ results, cells, charts, analysis }))
+  return [...files, csv, page]
 }
 
 if (require.main === module) {

@@ -1,6 +1,6 @@
 'use strict'
 // Opens a rendered report.html (file://) in headless Chromium: it must load cleanly and show
-// every chart and table. Skipped when /usr/bin/chromium is missing. Run: npx tap test/report-browser.test.js
+// every chart and table, the analysis sections included. Skipped when /usr/bin/chromium is missing. Run: npx tap test/report-browser.test.js
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -18,8 +18,8 @@ t.test('report.html opens offline with no errors and shows every chart and row',
   skip: fs.existsSync(CHROMIUM) ? false : `Chromium is missing at ${CHROMIUM}: the browser test needs it`
 }, async (t) => {
   const dir = t.testdir()
-  const { rows } = writeSweepFolder(dir)
-  const charts = renderReport(dir).length - 1
+  const { rows } = writeSweepFolder(dir, { aa: true })
+  const charts = renderReport(dir).filter((f) => f.endsWith('.svg')).length
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
   t.teardown(() => browser.close())
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
@@ -44,6 +44,15 @@ t.test('report.html opens offline with no errors and shows every chart and row',
     t.ok(await svg.locator('path').count() > 20, `chart ${i + 1} has drawn paths`)
     t.ok(await svg.locator('text').count() > 5, `chart ${i + 1} has text`)
   }
+  for (const title of ['Server event loops with 4 client processes', 'Universal Scalability Law']) {
+    t.ok(await page.locator(`figure[aria-label*="${title}"] > svg`).isVisible(), `the "${title}" chart is shown`)
+  }
+  for (const [name, count] of [['verdicts', 2], ['speedups', 4], ['noise', 1], ['usl', 4], ['medians', 16]]) {
+    const table = page.locator(`table.${name}`)
+    t.ok(await table.isVisible(), `the ${name} table is shown`)
+    t.equal(await table.locator('tbody tr').count(), count, `with ${count} rows`)
+  }
+  t.ok(await page.locator('table.medians .bound').isVisible(), 'the client-bound badge is shown')
   t.equal(await page.locator('table.summary tbody tr').count(), rows.length, 'one summary row per run')
   t.equal(await page.locator('table.summary tbody tr.invalid').count(), 1, 'the invalid run is highlighted')
   t.equal(await page.evaluate(() => window.injected), undefined, 'no planted script ran')
