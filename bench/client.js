@@ -1,22 +1,23 @@
 'use strict'
 // The client's own ceiling: `node bench/client.js [--connections=10] [--requests=50000] [--seconds=5]
 // [--rounds=5]` runs `node client` (1 process, `connections` in flight, GETs only, `requests` of
-// them) and autocannon (as many connections, `seconds` long) against bench/minimal-server.js,
-// interleaved, each after a warm-up, and prints the median request rates and their ratio.
+// them), autocannon and, if installed, wrk (as many connections, `seconds` long) against
+// bench/minimal-server.js, interleaved, each after a warm-up, and prints the median rates and ratios.
 
 const { execFile } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { median } = require('../lib/bootstrap')
-const { parseFlags, startChild } = require('./lib/util')
+const { parseFlags, startChild, runNode: node } = require('./lib/util')
 
 const ROOT = path.resolve(__dirname, '..')
 const AUTOCANNON = path.join(ROOT, 'node_modules', 'autocannon', 'autocannon.js')
+const WRK = '/usr/bin/wrk'
 
-function node (args) {
+function wrk (args) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, (err, stdout, stderr) => err ? reject(new Error(`${args[0]}: ${err.message}${stderr}`)) : resolve(stdout))
+    execFile(WRK, args, (err, stdout, stderr) => err ? reject(new Error(`wrk: ${err.message}${stderr}`)) : resolve(stdout))
   })
 }
 
@@ -37,17 +38,35 @@ const TOOLS = {
     const out = JSON.parse(lines.at(-1)) // the warm-up's own result comes first
     if (out.errors + out.timeouts + out.non2xx > 0) throw new Error(`autocannon saw failures: ${JSON.stringify(out)}`)
     return out.requests.total / out.duration
+  },
+  // wrk's Requests/sec (one thread, as many connections), after a 1 s run of its own as warm-up.
+  async wrk (port, { connections, seconds }) {
+    const args = (s) => ['-t1', `-c${connections}`, `-d${s}s`, `http://127.0.0.1:${port}/get?key=file-0`]
+    await wrk(args(1))
+    const out = await wrk(args(seconds))
+    if (/Non-2xx|Socket errors/.test(out)) throw new Error(`wrk saw failures:\n${out}`)
+    const m = /^Requests\/sec:\s+([\d.]+)/m.exec(out)
+    if (m === null) throw new Error(`wrk printed no Requests/sec:\n${out}`)
+    return Number(m[1])
   }
 }
 
-async function main () {
-  const opts = parseFlags(process.argv.slice(2), { connections: 10, requests: 50000, seconds: 5, rounds: 5 })
+/**
+ * Runs the bench.
+ * @param {string[]} argv flags
+ * @returns {Promise<object>} the result printed as JSON; wrk and its ratio null when wrk is not installed
+ */
+async function run (argv) {
+  const opts = parseFlags(argv, { connections: 10, requests: 50000, seconds: 5, rounds: 5 })
+  const tools = fs.existsSync(WRK) ? ['autocannon', 'client', 'wrk'] : ['autocannon', 'client']
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-client-'))
   const server = await startChild([path.join(__dirname, 'minimal-server.js')], /(\d+)/)
-  const rates = { client: [], autocannon: [] }
+  const rates = Object.fromEntries(tools.map((tool) => [tool, []]))
   try {
     for (let round = 1; round <= opts.rounds; round++) {
-      for (const tool of round % 2 ? ['autocannon', 'client'] : ['client', 'autocannon']) {
+      // Each tool takes each place in the order in turn: none always runs first or last.
+      const order = tools.map((_, k) => tools[(k + round - 1) % tools.length])
+      for (const tool of order) {
         rates[tool].push(await TOOLS[tool](server.port, opts, dir))
         process.stderr.write(`round ${round} ${tool}: ${rates[tool].at(-1).toFixed(0)} req/s\n`)
       }
@@ -58,11 +77,25 @@ async function main () {
     fs.rmSync(dir, { recursive: true, force: true })
   }
   const client = median(rates.client)
-  const autocannon = median(rates.autocannon)
-  process.stdout.write(JSON.stringify({
-    bench: 'client', cores: os.availableParallelism(), node: process.version, ...opts,
-    client: Math.round(client), autocannon: Math.round(autocannon), ratio: Number((client / autocannon).toFixed(3))
-  }, null, 2) + '\n')
+  const ratio = (tool) => rates[tool] ? Number((client / median(rates[tool])).toFixed(3)) : null
+  return {
+    bench: 'client',
+    cores: os.availableParallelism(),
+    node: process.version,
+    ...opts,
+    client: Math.round(client),
+    autocannon: Math.round(median(rates.autocannon)),
+    ratio: ratio('autocannon'),
+    wrk: rates.wrk ? Math.round(median(rates.wrk)) : null,
+    ratioWrk: ratio('wrk'),
+    samples: Object.fromEntries(Object.entries(rates).map(([tool, r]) => [tool, r.map(Math.round)]))
+  }
 }
 
-if (require.main === module) main().catch((err) => { process.stderr.write(`${err.stack}\n`); process.exit(1) })
+if (require.main === module) {
+  run(process.argv.slice(2))
+    .then((result) => process.stdout.write(JSON.stringify(result, null, 2) + '\n'))
+    .catch((err) => { process.stderr.write(`${err.stack}\n`); process.exit(1) })
+}
+
+module.exports = { run }

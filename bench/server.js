@@ -1,14 +1,15 @@
 'use strict'
 // Server overhead: `node bench/server.js [--seconds=5] [--rounds=3] [--connections=10]` drives
 // servers/sync.js (express) and bench/plain-server.js (node:http, same store) with autocannon,
-// GET-only and POST-only, interleaved, and prints the median request rates and their ratio.
+// GET-only and POST-only, interleaved, and prints the median request rates, the server's CPU time
+// per request, and their ratios.
 
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
 const { median } = require('../lib/bootstrap')
-const { parseFlags, startChild } = require('./lib/util')
+const { parseFlags, startChild, processCpuUs } = require('./lib/util')
 
 const ROOT = path.resolve(__dirname, '..')
 const VARIANTS = {
@@ -23,6 +24,7 @@ async function measure (variant, op, { seconds, connections }) {
   fs.writeFileSync(path.join(dir, 'file-0'), VALUE.repeat(Math.ceil(16384 / VALUE.length)))
   const server = await startChild(VARIANTS[variant](dir), /(?:listening http:\/\/[^:]+:)?(\d+)/)
   try {
+    const cpuBefore = processCpuUs(server.child.pid)
     const result = await autocannon({
       url: `http://127.0.0.1:${server.port}${op === 'GET' ? '/get?key=file-0' : '/put?key=file-1'}`,
       method: op === 'GET' ? 'GET' : 'POST',
@@ -31,7 +33,8 @@ async function measure (variant, op, { seconds, connections }) {
       duration: seconds
     })
     if (result.non2xx || result.errors) throw new Error(`${variant} ${op}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-    return result.requests.average
+    const requests = result.requests.total
+    return { rate: result.requests.average, cpuPerReqUs: (processCpuUs(server.child.pid) - cpuBefore) / requests }
   } finally {
     server.child.kill('SIGTERM')
     await server.exited
@@ -41,20 +44,29 @@ async function measure (variant, op, { seconds, connections }) {
 
 async function main () {
   const opts = parseFlags(process.argv.slice(2), { seconds: 5, rounds: 3, connections: 10 })
-  const rates = { GET: { express: [], plain: [] }, PUT: { express: [], plain: [] } }
+  const runs = { GET: { express: [], plain: [] }, PUT: { express: [], plain: [] } }
   for (let round = 1; round <= opts.rounds; round++) {
     for (const op of ['GET', 'PUT']) {
       for (const variant of round % 2 ? ['express', 'plain'] : ['plain', 'express']) {
-        const rate = await measure(variant, op, opts)
-        rates[op][variant].push(rate)
-        process.stderr.write(`round ${round} ${op} ${variant}: ${rate.toFixed(0)} req/s\n`)
+        const run = await measure(variant, op, opts)
+        runs[op][variant].push(run)
+        process.stderr.write(`round ${round} ${op} ${variant}: ${run.rate.toFixed(0)} req/s, ${run.cpuPerReqUs.toFixed(0)} µs CPU/request\n`)
       }
     }
   }
-  const rows = Object.entries(rates).map(([op, r]) => {
-    const express = median(r.express)
-    const plain = median(r.plain)
-    return { op, express: Math.round(express), plain: Math.round(plain), ratio: Number((express / plain).toFixed(3)) }
+  const rows = Object.entries(runs).map(([op, r]) => {
+    const rate = (v) => median(r[v].map((run) => run.rate))
+    const cpu = (v) => median(r[v].map((run) => run.cpuPerReqUs))
+    return {
+      op,
+      expressRate: Math.round(rate('express')),
+      plainRate: Math.round(rate('plain')),
+      rateRatio: Number((rate('express') / rate('plain')).toFixed(3)),
+      expressCpuPerReqUs: Math.round(cpu('express')),
+      plainCpuPerReqUs: Math.round(cpu('plain')),
+      // plain's CPU per request over express's: 1 = no overhead, comparable with rateRatio
+      cpuRatio: Number((cpu('plain') / cpu('express')).toFixed(3))
+    }
   })
   process.stdout.write(JSON.stringify({ bench: 'server', cores: os.availableParallelism(), node: process.version, ...opts, rows }, null, 2) + '\n')
 }

@@ -56,7 +56,8 @@ async function runClient (config, options, sizesBefore) {
   }
   const acks = run.processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
   const verification = config.verify ? verifyFiles({ config, runId, sizesBefore, acks }) : { checked: false }
-  const report = buildReport({ config, runId, env: describeEnv(), run, verification })
+  const primaryMaxRssKb = process.resourceUsage().maxRSS // after verification, its biggest cost
+  const report = buildReport({ config, runId, env: describeEnv(), run, verification, primaryMaxRssKb })
   const csv = formatCsv(report)
   if (options.out) fs.writeFileSync(options.out, csv)
   else process.stdout.write(csv)

@@ -3,6 +3,7 @@
 // processes' raw records, and a short summary of it for people.
 
 const { createRecord, deserializeRecord, mergeRecords, mergeErrors, errorTotal, summarize } = require('./stats')
+const { formatServerStats } = require('./server-stats')
 
 const TYPES = ['GET', 'PUT']
 const SHORTFALL = 0.95 // an open-loop run that achieves less of its target rate is flagged
@@ -11,11 +12,11 @@ const sum = (list, f) => list.reduce((total, x) => total + f(x), 0)
 const byType = (f) => ({ GET: f('GET'), PUT: f('PUT') })
 
 /**
- * @param {{ config: object, runId: string, env: object, run: object, verification: object }} parts
- *   run as runClients returns it
+ * @param {{ config: object, runId: string, env: object, run: object, verification: object, primaryMaxRssKb: number }} parts
+ *   run as runClients returns it; primaryMaxRssKb: the primary's peak resident set so far
  * @returns {object} the report; `ok` when every operation succeeded and verification passed
  */
-function buildReport ({ config, runId, env, run, verification }) {
+function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }) {
   const procs = run.processes.map((p) => ({
     ...p,
     recs: byType((type) => p.result ? deserializeRecord(p.result.latency[type]) : createRecord())
@@ -34,6 +35,7 @@ function buildReport ({ config, runId, env, run, verification }) {
     errors: warmupErrors
   }
   const problems = procs.filter((p) => p.result === null).map((p) => `client process ${p.index} (pid ${p.pid}) ended (${p.exit}) before it reported`)
+  if (run.server.problem !== null) problems.push(run.server.problem) // told, but no failure: the load was fine
   return {
     tool: 'client',
     config,
@@ -53,13 +55,16 @@ function buildReport ({ config, runId, env, run, verification }) {
       pid: p.pid,
       latency: byType((type) => summarize(p.recs[type])),
       errors: byType((type) => p.recs[type].errors),
-      cpuUs: p.result ? p.result.cpuUs : null
+      cpuUs: p.result ? p.result.cpuUs : null,
+      maxRssKb: p.result ? p.result.maxRssKb : null
     })),
+    primaryMaxRssKb,
     errors: byType((type) => merged[type].errors),
     errorCount: failed,
     clientCpuUs: { user: sum(reported, (p) => p.result.cpuUs.user), system: sum(reported, (p) => p.result.cpuUs.system) },
     warmup,
     verification,
+    serverStats: run.server.stats,
     problems,
     ok: completed === config.nOperations && warmup.failed === 0 && (!verification.checked || verification.ok)
   }
@@ -90,6 +95,7 @@ function formatSummary (report) {
       `${v.duplicated} duplicated, ${v.torn} torn, ${v.unknown} unknown; ${v.bytes} bytes appended, ${v.expectedBytes} expected`
     : '  verification: skipped (--verify=false)')
   lines.push(`  client CPU: ${(clientCpuUs.user / 1e6).toFixed(2)} s user, ${(clientCpuUs.system / 1e6).toFixed(2)} s system`)
+  if (report.serverStats !== null) lines.push(formatServerStats(report.serverStats))
   for (const problem of report.problems) lines.push(`  ${problem}`)
   lines.push(report.ok ? 'client: OK' : 'client: FAILED')
   return lines.join('\n') + '\n'

@@ -6,6 +6,7 @@ const { fork } = require('node:child_process')
 const net = require('node:net')
 const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
+const { resetServerStats, readServerStats } = require('./server-stats')
 
 const WORKER = path.join(__dirname, 'worker.js')
 const PROBE_MS = 3000
@@ -74,8 +75,9 @@ function runPhase (workers, msg) {
  * Runs the load against the server.
  * @param {object} config a validated config
  * @param {{ runId: string, progress: boolean }} options progress: draw a bar on stderr
- * @returns {Promise<{ startedAt: string, wallTimeMs: number, processes: object[] }>} one entry per
- *   process: { index, pid, result (its report, or null if it died first), exit }
+ * @returns {Promise<{ startedAt: string, wallTimeMs: number, server: object, processes: object[] }>}
+ *   server: { stats, problem } of the server's telemetry over the measured phase (client/server-stats.js);
+ *   processes: one entry per process: { index, pid, result (its report, or null if it died first), exit }
  * @throws {UnreachableError} when the server does not accept a connection at the start
  */
 async function runClients (config, { runId, progress }) {
@@ -91,6 +93,8 @@ async function runClients (config, { runId, progress }) {
   }
   await runPhase(workers, { phase: 'create' }) // every file exists before any warm-up GET
   await runPhase(workers, { phase: 'warm' })
+  // Every warm-up response is in, so the server's new window holds the measured phase only.
+  const resetProblem = await resetServerStats(config)
   if (bar !== null) bar.start(config.nOperations, 0)
   const startedAt = new Date().toISOString()
   // One monotonic clock for all (hrtime is system-wide): the processes' open-loop schedules start
@@ -100,10 +104,14 @@ async function runClients (config, { runId, progress }) {
   const end = ran.reduce((last, msg) => msg !== null && BigInt(msg.endedAt) > last ? BigInt(msg.endedAt) : last, t0)
   const wallTimeMs = Number(end - t0) / 1e6
   if (bar !== null) bar.stop()
-  const results = await Promise.all(workers.map((w) => reply(w, 'result')))
+  const [server, results] = await Promise.all([
+    resetProblem === null ? readServerStats(config) : { stats: null, problem: resetProblem },
+    Promise.all(workers.map((w) => reply(w, 'result')))
+  ])
   return {
     startedAt,
     wallTimeMs,
+    server,
     processes: workers.map((w, k) => ({ index: w.index, pid: w.pid, result: results[k], exit: w.exit }))
   }
 }

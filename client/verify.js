@@ -6,19 +6,46 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const workload = require('../lib/workload')
-const { PHASES, recordTag, parseRecord, createBitset, setBit, hasBit } = require('./ledger')
+const { PHASES, recordTagLength, parseRecord, createBitset, setBit, hasBit } = require('./ledger')
 
 const PLAN = {
   w: { count: workload.warmupCount, opAt: workload.warmupOperationAt },
   c: { count: workload.operationCount, opAt: workload.operationAt }
 }
 
-function readFile (file) {
+const CHUNK_BYTES = 1 << 20
+const NEWLINE = 0x0a // never inside a multi-byte UTF-8 character: lines split on bytes
+
+// Calls onLine with each whole line (without its newline) of what was appended to the file after
+// sizeBefore, reading a chunk at a time so memory stays flat however long the run was.
+// Returns the bytes appended and whether a last line lacks its newline.
+function readAppended (file, sizeBefore, onLine) {
+  let fd
   try {
-    return fs.readFileSync(file)
+    fd = fs.openSync(file, 'r')
   } catch (err) {
-    if (err.code === 'ENOENT') return Buffer.alloc(0)
+    if (err.code === 'ENOENT') return { bytes: 0, unterminated: false }
     throw err
+  }
+  try {
+    const size = fs.fstatSync(fd).size // the run is over: nothing is appended any more
+    const start = sizeBefore <= size ? sizeBefore : 0 // shrunk: someone rewrote it
+    let buf = Buffer.allocUnsafe(CHUNK_BYTES) // one buffer for the whole file: no garbage per chunk
+    let kept = 0 // bytes at the start of buf: a line begun in the previous read
+    for (let pos = start, n = 0; pos < size; pos += n) {
+      if (kept === buf.length) buf = Buffer.concat([buf], 2 * buf.length) // a line longer than buf
+      n = fs.readSync(fd, buf, kept, Math.min(buf.length - kept, size - pos), pos)
+      if (n === 0) break // truncated under us
+      const view = buf.subarray(0, kept + n)
+      let from = 0
+      for (let nl = view.indexOf(NEWLINE, kept); nl >= 0; from = nl + 1, nl = view.indexOf(NEWLINE, from)) {
+        onLine(view.toString('utf8', from, nl))
+      }
+      kept = buf.copy(buf, 0, from, view.length)
+    }
+    return { bytes: size - start, unterminated: kept > 0 }
+  } finally {
+    fs.closeSync(fd)
   }
 }
 
@@ -68,13 +95,9 @@ function verifyFiles ({ config, runId, sizesBefore, acks }) {
 
   for (let f = 0; f < config.nFiles; f++) {
     const key = workload.fileKey(f)
-    const buf = readFile(path.join(config.dataPath, key))
-    const start = sizesBefore[f] <= buf.length ? sizesBefore[f] : 0 // shrunk: someone rewrote it
-    v.bytes += buf.length - start
-    const text = buf.toString('utf8', start)
-    let from = 0
-    for (let nl = text.indexOf('\n'); nl >= 0; from = nl + 1, nl = text.indexOf('\n', from)) check(text.slice(from, nl), key)
-    if (from < text.length) v.torn++ // a last line without its newline
+    const { bytes, unterminated } = readAppended(path.join(config.dataPath, key), sizesBefore[f], (line) => check(line, key))
+    v.bytes += bytes
+    if (unterminated) v.torn++
   }
 
   const valueBytes = Buffer.byteLength(config.value)
@@ -86,7 +109,7 @@ function verifyFiles ({ config, runId, sizesBefore, acks }) {
         const found = hasBit(seen[p - 1][phase], i)
         if (acked) v.acknowledged++
         if (acked && !found) v.lost++
-        if (acked || found) v.expectedBytes += valueBytes + recordTag(runId, phase, p, i).length
+        if (acked || found) v.expectedBytes += valueBytes + recordTagLength(p, i)
       }
     }
   }

@@ -9,7 +9,7 @@ const PROGRESS_MS = 250
 /**
  * Serves the primary over IPC: each { phase, t0? } is answered by { type: 'ran', phase, endedAt }
  * when done (t0 and endedAt: process.hrtime.bigint() as text); after 'measure' comes
- * { type: 'result', ... } and the process ends.
+ * { type: 'result', ..., cpuUs, maxRssKb } and the process ends.
  * @param {{ config: object, index: number, runId: string, progress: boolean }} task
  */
 function serve (task) {
@@ -28,6 +28,7 @@ function serve (task) {
     const cpuUs = process.cpuUsage(cpu)
     clearInterval(progress)
     const result = { type: 'result', ...client.result(), cpuUs }
+    result.maxRssKb = process.resourceUsage().maxRSS // peak resident set, the result built
     client.close()
     process.send(result, () => process.disconnect())
   })

@@ -41,7 +41,7 @@ Run flags
 Any config key (e.g. --nOperations=5000 --warmup=100 --config=FILE) passes through to every cell;
 servers get a free port unless --serverPort is given. See config.json for the keys.
 
-Writes results/<UTC time>-<command>/: env.json, summary.csv, cells/, charts/, report.html.
+Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html.
 Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invalid or no report,
 2 bad flag, 130 interrupted (Ctrl-C stops the current cell and keeps the finished ones).
 `

@@ -6,7 +6,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const workload = require('../lib/workload')
-const { recordTag, createBitset, setBit } = require('../client/ledger')
+const { recordTag, recordTagLength, createBitset, setBit } = require('../client/ledger')
 const { fileSizes, verifyFiles } = require('../client/verify')
 
 const RUN = '0badc0de'
@@ -116,4 +116,12 @@ t.test('files longer than the 1 MiB reading chunk are read whole, line by line',
   t.ok(v.bytes > 1.3e6 && v.bytes === v.expectedBytes, `${v.bytes} bytes`)
   const { v: torn } = check(t, { over, old, edit: (files) => { files['file-0'] += 'some te' } })
   t.match(torn, { ok: false, records: puts.length, torn: 1, lost: 0 }, 'an unterminated last line is still torn')
+})
+
+t.test('the length of a record tag is computed without building it, for any process and index', async (t) => {
+  for (const p of [1, 9, 10, 99, 100, 256]) {
+    for (const i of [0, 9, 10, 99, 100, 9999, 10000, 999999, 1000000, 2 ** 40, Number.MAX_SAFE_INTEGER]) {
+      t.equal(recordTagLength(p, i), recordTag(RUN, 'c', p, i).length, `process ${p}, operation ${i}`)
+    }
+  }
 })

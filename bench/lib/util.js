@@ -1,7 +1,9 @@
 'use strict'
-// Small helpers shared by the bench/ scripts: flags, and child servers that print their port.
+// Small helpers shared by the bench/ scripts: flags, child servers that print their port, and
+// `node` runs whose stdout is wanted, and a process's CPU time.
 
-const { spawn } = require('node:child_process')
+const { execFile, spawn } = require('node:child_process')
+const fs = require('node:fs')
 
 /** --name=N flags over integer defaults; anything else is an error. */
 function parseFlags (argv, defaults) {
@@ -31,4 +33,21 @@ function startChild (args, pattern, env = process.env) {
   })
 }
 
-module.exports = { parseFlags, startChild }
+/** Runs `node ARGS` to its end; resolves with its stdout, rejects (with its stderr) if it fails. */
+function runNode (args) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${args[0]}: ${err.message}${stderr}`))
+      else resolve(stdout)
+    })
+  })
+}
+
+/** CPU time (user + system) of one process so far, in µs, from /proc (Linux; 100 ticks a second). */
+function processCpuUs (pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(f[11]) + Number(f[12])) * 1e4
+}
+
+module.exports = { parseFlags, startChild, runNode, processCpuUs }

@@ -1,0 +1,87 @@
+'use strict'
+// All the benches in sequence, at modest sizes (a few minutes on 2 cores): `npm run bench` or
+// `node bench/index.js [--out=FILE] [--only=client,server,memory,store]`. Each result is one JSON
+// line on stdout (all of them, with the load average, in FILE too); progress and a table on stderr.
+
+const { spawn } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const BENCHES = [
+  { name: 'client', args: ['--rounds=3', '--seconds=5', '--requests=30000'] },
+  { name: 'server', args: ['--rounds=1', '--seconds=5'] },
+  { name: 'memory', args: ['--small=10000', '--large=200000'] },
+  { name: 'store', args: ['--ms=1000'] }
+]
+
+const x = (ratio) => ratio === null ? '-' : `${ratio.toFixed(2)}x`
+
+// Rows [bench, figure, value] that say what each result found.
+const ROWS = {
+  client: (r) => [
+    ['client', 'node client / autocannon (req/s)', `${r.client} / ${r.autocannon} = ${x(r.ratio)}`],
+    ['client', 'node client / wrk (req/s)', r.wrk === null ? 'wrk not installed' : `${r.client} / ${r.wrk} = ${x(r.ratioWrk)}`]
+  ],
+  server: (r) => r.rows.map((row) => ['server', `${row.op} express / plain (req/s)`, `${row.express} / ${row.plain} = ${x(row.ratio)}`]),
+  memory: (r) => r.ratios.map((row) => ['memory', `${row.variant} peak RSS ${r.large} / ${r.small} ops`, `primary ${x(row.primary)}, worker ${x(row.worker)}`]),
+  store: (r) => r.rows.map((row) => ['store', row.task, `mean ${row.meanUs} µs, p99 ${row.p99Us} µs`])
+}
+
+// Runs one bench with its stderr shown as it goes; resolves with the JSON it prints.
+function runBench (name, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(__dirname, `${name}.js`), ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let stdout = ''
+    child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d })
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`exited ${code}`))
+      try { resolve(JSON.parse(stdout)) } catch (err) { reject(new Error(`printed no JSON: ${err.message}`)) }
+    })
+  })
+}
+
+function formatTable (rows) {
+  const widths = [0, 1].map((k) => Math.max(...rows.map((row) => row[k].length)))
+  return rows.map((row) => `${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2]}`).join('\n') + '\n'
+}
+
+function parseArgs (argv) {
+  const options = { out: null, only: BENCHES.map((b) => b.name) }
+  const usage = `usage: node bench/index.js [--out=FILE] [--only=${options.only.join(',')}]`
+  for (const arg of argv) {
+    const m = /^--(out|only)=(.+)$/.exec(arg)
+    if (!m) throw new Error(`bad argument ${arg}; ${usage}`)
+    options[m[1]] = m[1] === 'out' ? m[2] : m[2].split(',')
+  }
+  if (!options.only.every((name) => BENCHES.some((b) => b.name === name))) throw new Error(`unknown bench in --only; ${usage}`)
+  return options
+}
+
+async function main () {
+  const { out, only } = parseArgs(process.argv.slice(2))
+  const doc = { startedAt: new Date().toISOString(), cores: os.availableParallelism(), node: process.version, loadavgBefore: os.loadavg(), results: [] }
+  const rows = [['bench', 'figure', 'value']]
+  for (const { name, args } of BENCHES.filter((b) => only.includes(b.name))) {
+    process.stderr.write(`bench ${name} ${args.join(' ')}\n`)
+    let result
+    try {
+      result = await runBench(name, args)
+      rows.push(...ROWS[name](result))
+    } catch (err) {
+      result = { bench: name, error: err.message }
+      rows.push([name, 'FAILED', err.message.split('\n')[0]])
+    }
+    doc.results.push(result)
+    process.stdout.write(JSON.stringify(result) + '\n')
+  }
+  doc.loadavgAfter = os.loadavg()
+  if (out) fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n')
+  process.stderr.write(formatTable(rows))
+  return doc.results.some((r) => r.error) ? 1 : 0
+}
+
+if (require.main === module) {
+  main().then((code) => { process.exitCode = code }, (err) => { process.stderr.write(`${err.message}\n`); process.exit(2) })
+}
