@@ -62,53 +62,37 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
   app.set('strict routing', true)
 
   app.route('/get')
-    .get(requireKey, async (req, res, next) => {
-      try {
-        const text = await store.read(req.query.key)
-        sendText(res, text)
-      } catch (err) {
-        next(err)
-      }
+    .get(requireKey, async (req, res) => {
+      sendText(res, await store.read(req.query.key))
     })
     .all(methodNotAllowed('GET, HEAD'))
 
   app.route('/put')
-    .post(requireKey, async (req, res, next) => {
-      try {
-        const body = await readBody(req, config.bodyLimit)
-        if (body.length === 0) return res.status(400).type('text/plain').send('empty body\n')
-        await store.append(req.query.key, body)
-        sendText(res, 'success')
-      } catch (err) {
-        next(err)
-      }
+    .post(requireKey, async (req, res) => {
+      const body = await readBody(req, config.bodyLimit)
+      if (body.length === 0) return res.status(400).type('text/plain').send('empty body\n')
+      await store.append(req.query.key, body)
+      sendText(res, 'success')
     })
     .all(methodNotAllowed('POST'))
 
   app.route('/_stats')
-    .get(async (req, res, next) => {
-      try {
-        res.status(200).json(await stats.collect())
-      } catch (err) {
-        next(err)
-      }
+    .get(async (req, res) => {
+      res.status(200).json(await stats.collect())
     })
     .all(methodNotAllowed('GET, HEAD'))
 
   app.route('/_stats/reset')
-    .post(async (req, res, next) => {
-      try {
-        await stats.reset()
-        res.status(200).type('text/plain').send('reset\n')
-      } catch (err) {
-        next(err)
-      }
+    .post(async (req, res) => {
+      await stats.reset()
+      res.status(200).type('text/plain').send('reset\n')
     })
     .all(methodNotAllowed('POST'))
 
   app.use((req, res) => res.status(404).type('text/plain').send('not found\n'))
 
-  // Known failures get a short 4xx; anything else a generic 500, with details only in the log.
+  // Express 5 passes a rejected handler's error here. Known failures get a short 4xx; anything
+  // else a generic 500, with details only in the log.
   app.use((err, req, res, next) => {
     const status = err.status || err.statusCode
     if (status === 403) return res.status(403).type('text/plain').send('forbidden: not a regular file\n')
