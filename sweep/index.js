@@ -98,4 +98,4 @@ if (require.main === module) {
   })
 }
 
-module.exports = { main, parseCommand }
+module.exports = { main }

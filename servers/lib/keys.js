@@ -23,4 +23,4 @@ function resolveKeyPath (dataPath, key) {
   return path.join(dataPath, key)
 }
 
-module.exports = { isValidKey, resolveKeyPath, KEY_PATTERN }
+module.exports = { isValidKey, resolveKeyPath }
