@@ -16,7 +16,7 @@ Commands
   quick          a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000
                  (about 1 min on 2 cores)
   sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
-                 10000, plus the A/A cell (about 16 min on 2 cores)
+                 10000, plus the A/A cell (11-16 min on 2 cores)
   run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
   peak           saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only
                  and POST-only, driven by autocannon
