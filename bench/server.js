@@ -9,7 +9,8 @@ const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
 const { median } = require('../lib/bootstrap')
-const { parseFlags, startChild, processCpuUs } = require('./lib/util')
+const { parseFlags, startChild } = require('./lib/util')
+const { processCpuUs } = require('../sweep/process-group')
 
 const ROOT = path.resolve(__dirname, '..')
 const VARIANTS = {

@@ -77,9 +77,9 @@ function judge (client, json, log, timeoutMs) {
  */
 async function runClientCell (run, ctx) {
   const { cell, repeat, order } = run
-  const fields = await withServer(run, ctx, async ({ server, log, dataPath, configFile, files }) => {
+  const fields = await withServer(run, ctx, async ({ server, log, configFile, files }) => {
     const cpuStart = groupCpuUs(server.child.pid)
-    const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`, `--dataPath=${dataPath}`,
+    const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`,
       `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
     { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal })
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart

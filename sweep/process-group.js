@@ -31,15 +31,28 @@ function groupMembers (pgid) {
     if (!/^\d+$/.test(name)) continue
     let stat
     try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+      stat = readStat(name)
     } catch {
       continue // it ended while we looked
     }
-    // Fields after "pid (comm) ": state ppid pgrp ... utime (14th) stime (15th).
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (Number(f[2]) === pgid && f[0] !== 'Z') members.push({ pid: Number(name), ticks: Number(f[11]) + Number(f[12]) })
+    if (stat.pgrp === pgid && stat.state !== 'Z') members.push({ pid: Number(name), ticks: stat.ticks })
   }
   return members
+}
+
+// Fields after "pid (comm) ": state ppid pgrp ... utime (14th) stime (15th).
+function readStat (pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return { state: f[0], pgrp: Number(f[2]), ticks: Number(f[11]) + Number(f[12]) }
+}
+
+/**
+ * @param {number} pid
+ * @returns {number} CPU time (user + system) of one process so far, in µs
+ */
+function processCpuUs (pid) {
+  return readStat(pid).ticks * (1e6 / USER_HZ)
 }
 
 /**
@@ -130,4 +143,4 @@ async function runGroup (script, args, { log, timeoutMs, signal }) {
   return { code, signal: sig, timedOut }
 }
 
-module.exports = { spawnGroup, stopGroup, runGroup, groupCpuUs, groupMembers }
+module.exports = { processCpuUs, spawnGroup, stopGroup, runGroup, groupCpuUs, groupMembers }

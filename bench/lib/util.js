@@ -1,9 +1,8 @@
 'use strict'
 // Small helpers shared by the bench/ scripts: flags, child servers that print their port, and
-// `node` runs whose stdout is wanted, and a process's CPU time.
+// `node` runs whose stdout is wanted.
 
 const { execFile, spawn } = require('node:child_process')
-const fs = require('node:fs')
 
 /** --name=N flags over integer defaults; anything else is an error. */
 function parseFlags (argv, defaults) {
@@ -43,11 +42,4 @@ function runNode (args) {
   })
 }
 
-/** CPU time (user + system) of one process so far, in µs, from /proc (Linux; 100 ticks a second). */
-function processCpuUs (pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(f[11]) + Number(f[12])) * 1e4
-}
-
-module.exports = { parseFlags, startChild, runNode, processCpuUs }
+module.exports = { parseFlags, startChild, runNode }
