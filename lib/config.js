@@ -23,6 +23,10 @@ const str = (v) => {
   if (typeof v !== 'string') throw 'must be a string'
   return v
 }
+const oneOf = (...values) => (v) => {
+  if (!values.includes(v)) throw `must be one of ${values.join(', ')}`
+  return v
+}
 const bool = (v) => {
   if (v === true || v === 'true') return true
   if (v === false || v === 'false') return false
@@ -38,6 +42,7 @@ const SCHEMA = {
     return v
   },
   sortSplitString: str,
+  asyncApi: oneOf('callback', 'promise'),
   nFiles: int(1, 100000),
   nOperations: int(1),
   nServers: (v) => (v === 'auto' ? os.availableParallelism() : int(1, 256)(v)),
@@ -146,4 +151,4 @@ function runMain (name, main) {
   }
 }
 
-module.exports = { loadConfig, runMain, ConfigError, SCHEMA, ROOT, int, str, bool }
+module.exports = { loadConfig, runMain, ConfigError, SCHEMA, ROOT, int, str, bool, oneOf }

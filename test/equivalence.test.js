@@ -1,6 +1,6 @@
 'use strict'
-// Interchangeable means identical: one fixed trace replayed against all four servers gives
-// byte-identical responses and byte-identical files.
+// Interchangeable means identical: one fixed trace replayed against all four servers (the async
+// ones on both async APIs) gives byte-identical responses and byte-identical files.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -24,27 +24,33 @@ function makeTrace () {
   return trace
 }
 
-t.test('one trace gives byte-identical responses and files on all four servers', async (t) => {
+// Every kind, and the async kinds once per async API.
+const VARIANTS = KINDS.flatMap((kind) => kind.startsWith('async')
+  ? ['callback', 'promise'].map((api) => ({ name: `${kind} (${api})`, kind, args: [`--asyncApi=${api}`] }))
+  : [{ name: kind, kind, args: [] }])
+
+t.test('one trace gives byte-identical responses and files on all four servers and both async APIs', async (t) => {
   const trace = makeTrace()
   t.ok(trace.filter((op) => op.method === 'POST').length > 50, 'the trace writes')
   t.ok(trace.filter((op) => op.method !== 'POST').length > 150, 'the trace reads')
   const runs = {}
-  for (const kind of KINDS) {
+  for (const { name, kind, args } of VARIANTS) {
     const dataPath = t.testdir()
-    const srv = await startServer(t, kind, { dataPath, args: [`--sortSplitString=${SPLIT}`] })
+    const srv = await startServer(t, kind, { dataPath, args: [`--sortSplitString=${SPLIT}`, ...args] })
     const responses = []
     for (const op of trace) {
       const { status, headers, body } = await request(srv, op)
       responses.push({ status, type: headers['content-type'], length: headers['content-length'], body })
     }
     const files = Object.fromEntries(fs.readdirSync(dataPath).sort().map((f) => [f, fs.readFileSync(path.join(dataPath, f), 'utf8')]))
-    runs[kind] = { responses, files }
+    runs[name] = { responses, files }
   }
   const ref = runs.sync
   t.same(Object.keys(ref.files), [...KEYS].sort(), 'every key was written')
   t.ok(ref.responses.some((r) => r.status === 404) && ref.responses.some((r) => r.status === 200 && r.body.includes(SPLIT)))
-  for (const kind of KINDS.slice(1)) {
-    t.same(runs[kind].responses, ref.responses, `${kind} answers exactly like sync`)
-    t.same(runs[kind].files, ref.files, `${kind} leaves exactly the files sync leaves`)
+  t.equal(Object.keys(runs).length, 6, 'four kinds, two of them on two APIs')
+  for (const name of Object.keys(runs).slice(1)) {
+    t.same(runs[name].responses, ref.responses, `${name} answers exactly like sync`)
+    t.same(runs[name].files, ref.files, `${name} leaves exactly the files sync leaves`)
   }
 })

@@ -4,7 +4,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { createSyncStore, createAsyncStore, sortPieces } = require('../servers/lib/store')
+const { createSyncStore, createCallbackStore, createPromiseStore, sortPieces } = require('../servers/lib/store')
 const { isValidKey } = require('../servers/lib/keys')
 
 t.test('sortPieces splits, sorts and joins, keeping the length', async (t) => {
@@ -18,7 +18,7 @@ t.test('isValidKey allows only 1-64 of letters, digits, _ and -', async (t) => {
   for (const bad of ['', '.', '..', 'a/b', 'a.b', 'é', 'x'.repeat(65), ['a'], undefined, 'a\n']) t.notOk(isValidKey(bad), String(bad))
 })
 
-for (const create of [createSyncStore, createAsyncStore]) {
+for (const create of [createSyncStore, createCallbackStore, createPromiseStore]) {
   t.test(`${create.name}: append then read; errors carry the HTTP status`, async (t) => {
     const dir = t.testdir({ sub: {}, target: 'x' })
     fs.symlinkSync(path.join(dir, 'target'), path.join(dir, 'link'))

@@ -1,6 +1,7 @@
 'use strict'
-// The two I/O strategies the experiment compares: the same read and append, done with
-// synchronous fs calls or with asynchronous ones. Both give the same results and errors.
+// The I/O strategies the experiment compares: the same read and append, done with synchronous fs
+// calls or with asynchronous ones (node's callback API or fs.promises). All give the same results
+// and errors.
 
 const fs = require('node:fs')
 const { resolveKeyPath } = require('./keys')
@@ -30,6 +31,7 @@ function sortPieces (text, sortSplitString) {
 }
 
 /**
+ * The sync store: open, fstat, read or write, close, each a blocking call.
  * @param {{ dataPath: string, sortSplitString: string }} config
  * @returns {{ kind: 'sync', read(key): string, append(key, Buffer): void }}
  */
@@ -65,13 +67,53 @@ function createSyncStore ({ dataPath, sortSplitString }) {
 }
 
 /**
+ * The async store on node's callback API: fs.readFile and open + write + close, each step one
+ * thread-pool round trip without a promise (the cheaper API, bench/RESULTS.md).
  * @param {{ dataPath: string, sortSplitString: string }} config
- * @returns {{ kind: 'async', read(key): Promise<string>, append(key, Buffer): Promise<void> }}
+ * @returns {{ kind: 'async', api: 'callback', read(key): Promise<string>, append(key, Buffer): Promise<void> }}
  */
-function createAsyncStore ({ dataPath, sortSplitString }) {
+function createCallbackStore ({ dataPath, sortSplitString }) {
+  return {
+    kind: 'async',
+    api: 'callback',
+    read (key) {
+      return new Promise((resolve, reject) => {
+        // readFile opens with these flags itself; a directory fails its read with EISDIR.
+        fs.readFile(resolveKeyPath(dataPath, key), { encoding: 'utf8', flag: READ_FLAGS }, (err, text) => {
+          if (err) reject(classify(err))
+          else resolve(sortPieces(text, sortSplitString))
+        })
+      })
+    },
+    append (key, body) {
+      return new Promise((resolve, reject) => {
+        fs.open(resolveKeyPath(dataPath, key), APPEND_FLAGS, 0o644, (err, fd) => {
+          if (err) return reject(classify(err))
+          // One write() on an O_APPEND descriptor, as in the sync store.
+          fs.write(fd, body, (writeErr, written) => {
+            const failure = writeErr ? classify(writeErr) : written !== body.length && shortWrite(written, body.length)
+            fs.close(fd, (closeErr) => {
+              const first = failure || closeErr
+              if (first) reject(first)
+              else resolve()
+            })
+          })
+        })
+      })
+    }
+  }
+}
+
+/**
+ * The async store on fs.promises: a FileHandle per request (open, stat, readFile or write, close).
+ * @param {{ dataPath: string, sortSplitString: string }} config
+ * @returns {{ kind: 'async', api: 'promise', read(key): Promise<string>, append(key, Buffer): Promise<void> }}
+ */
+function createPromiseStore ({ dataPath, sortSplitString }) {
   const fsp = fs.promises
   return {
     kind: 'async',
+    api: 'promise',
     async read (key) {
       let fh
       try {
@@ -100,4 +142,12 @@ function createAsyncStore ({ dataPath, sortSplitString }) {
   }
 }
 
-module.exports = { createSyncStore, createAsyncStore, sortPieces }
+/**
+ * The async store of config.asyncApi.
+ * @param {{ dataPath: string, sortSplitString: string, asyncApi: 'callback'|'promise' }} config
+ */
+function createAsyncStore (config) {
+  return config.asyncApi === 'promise' ? createPromiseStore(config) : createCallbackStore(config)
+}
+
+module.exports = { createSyncStore, createAsyncStore, createCallbackStore, createPromiseStore, sortPieces }
