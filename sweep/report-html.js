@@ -129,7 +129,7 @@ function environment (env) {
   const items = [['Node', env.node], ['Cores', env.cpus], ['CPU model', env.cpuModel],
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
     ['OS', `${env.platform} ${env.release}`],
-    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['Sched policy', env.schedPolicy],
+    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['UV_USE_IO_URING', env.uvUseIoUring], ['Sched policy', env.schedPolicy],
     ['Git commit', env.gitCommit && `${env.gitCommit}${env.gitDirty ? ' (with uncommitted changes)' : ''}`],
     ['Command line', env.argv.join(' ')], ['Seed', env.seed],
     ['Started', env.startedAt], ['Finished', env.finishedAt]]
