@@ -4,14 +4,13 @@
 
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
-const { KINDS } = require('../servers/lib/launch')
+const { KIND_NAMES, isCluster } = require('../lib/kinds')
 const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('../lib/env')
 const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
 const { checkFuse } = require('../storage')
 
-const KIND_NAMES = Object.keys(KINDS)
 const MAX_IO_DELAY_US = 10000000
 const kind = (v) => {
   if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
@@ -149,7 +148,7 @@ function planSweep (command, argv, runKind) {
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
-    if (!KINDS[combo.kind].cluster) combo.nServers = 1
+    if (!isCluster(combo.kind)) combo.nServers = 1
     for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
     const id = cellId(combo, optional)
     if (cells.has(id)) continue

@@ -5,6 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { parse } = require('csv-parse/sync')
+const { KIND_NAMES: KINDS } = require('../lib/kinds')
 
 // Columns each summary.csv format must have; later columns may be appended and are kept as text.
 const FORMATS = {
@@ -29,7 +30,6 @@ const FORMATS = {
     variants: ['duration', 'pipelining']
   }
 }
-const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
   'variant', 'workerShares', 'ioDelay', 'asyncApi'])

@@ -8,15 +8,11 @@ const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
 const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
+const { KINDS, isCluster } = require('../../lib/kinds')
 const { createSyncStore, createAsyncStore } = require('./store')
 const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
 
-const KINDS = {
-  sync: { store: createSyncStore, cluster: false },
-  async: { store: createAsyncStore, cluster: false },
-  'sync-cluster': { store: createSyncStore, cluster: true },
-  'async-cluster': { store: createAsyncStore, cluster: true }
-}
+const STORES = { sync: createSyncStore, async: createAsyncStore }
 const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
@@ -33,7 +29,7 @@ const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
  * @returns {http.Server}
  */
 function createServer (kind, config, stats) {
-  const app = createApp({ config, store: KINDS[kind].store(config), stats, log })
+  const app = createApp({ config, store: STORES[KINDS[kind].store](config), stats, log })
   const server = http.createServer({
     headersTimeout: config.headersTimeout,
     requestTimeout: config.requestTimeout,
@@ -177,9 +173,9 @@ function launch (kind, argv = process.argv.slice(2)) {
     }
     return loaded
   })
-  if (!KINDS[kind].cluster) return runSingle(kind, config)
+  if (!isCluster(kind)) return runSingle(kind, config)
   if (cluster.isPrimary) return runPrimary(kind, config)
   return runWorker(kind, config)
 }
 
-module.exports = { launch, createServer, KINDS }
+module.exports = { launch, createServer }
