@@ -1,10 +1,10 @@
 'use strict'
 // The sweep's headline figures: sync/async and cluster/single throughput ratios with bootstrap
-// intervals, the A/A noise floor, and a USL fit per cluster kind. Used by sweep/report.js.
+// intervals, the A/A noise floor, and a USL fit per cluster kind. Used by report/index.js.
 
 const { bootstrapRatio } = require('../lib/bootstrap')
 const { fitUsl } = require('../lib/usl')
-const { validValues } = require('./report-stats')
+const { validValues } = require('./cell-stats')
 
 const SEED = 1
 const PAIRS = [['sync', 'async'], ['sync-cluster', 'async-cluster']]

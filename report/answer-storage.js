@@ -1,13 +1,13 @@
 'use strict'
 // The report's first section when a sweep varied storage latency: where async overtakes sync, in
 // sentences with their intervals and links to the charts, what io_uring and the pool size changed,
-// and what the storage layer cost. Used by sweep/report-html.js.
+// and what the storage layer cost. Used by report/page.js.
 
 const { html } = require('./html-template')
-const { fixed } = require('./report-sections')
-const { interpolateCrossing, settingEffects } = require('./report-crossover')
+const { fixed } = require('./sections')
+const { interpolateCrossing, settingEffects } = require('./crossover')
 const { delayLabel } = require('./chart-crossover')
-const { spread } = require('./report-cells')
+const { spread } = require('./cells')
 
 const at = (delay) => (delay === 'off' ? 'at the plain folder' : `at ${delay} µs`)
 const ratioText = (r) => `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixed(r.high, 2)}]`

@@ -1,10 +1,10 @@
 'use strict'
 // Per-cell figures with 95% bootstrap intervals, telemetry medians and the client-bound flag,
-// and cells.csv (one row per cell). Used by sweep/report.js; invalid repeats never count.
+// and cells.csv (one row per cell). Used by report/index.js; invalid repeats never count.
 
 const { stringify } = require('csv-stringify/sync')
 const { bootstrapCi, median } = require('../lib/bootstrap')
-const { varyingSettings } = require('./report-cells')
+const { varyingSettings } = require('./cells')
 
 // Figures that get an interval, per summary format.
 const FIGURES = {

@@ -2,7 +2,7 @@
 // Groups summary rows into cells and summarises each cell's valid repeats (median, min, max).
 // Used by the report's charts and tables; invalid repeats never enter a figure.
 
-const { KINDS } = require('./report-read')
+const { KINDS } = require('./read')
 
 /**
  * The settings columns (uvThreadpoolSize, schedPolicy, ...) that take more than one value.

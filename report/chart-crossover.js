@@ -1,8 +1,8 @@
 'use strict'
 // The crossover chart: throughput and GET p99 of each line (sync, async per API, io_uring, pool)
-// against storage latency, median of valid repeats with min–max bars. Used by sweep/report-charts.js.
+// against storage latency, median of valid repeats with min–max bars. Used by report/charts.js.
 
-const { spread } = require('./report-cells')
+const { spread } = require('./cells')
 const { renderSvg, chartTitle } = require('./chart-svg')
 const { renderErrorBar } = require('./chart-scaling')
 

@@ -1,8 +1,8 @@
 'use strict'
 // Heat map of median throughput over kind × nServers (x) and nClients (y), values labelled;
-// oversubscribed cells carry a † and a dashed border, client-bound ones a ⚠. Used by report-charts.js.
+// oversubscribed cells carry a † and a dashed border, client-bound ones a ⚠. Used by report/charts.js.
 
-const { spread } = require('./report-cells')
+const { spread } = require('./cells')
 const { renderSvg, chartTitle } = require('./chart-svg')
 
 const OVERSUBSCRIBED_BORDER = { borderColor: '#a93226', borderWidth: 2, borderType: 'dashed' }

@@ -1,6 +1,6 @@
 'use strict'
 // Chart of one run's latency per client process: a candle per process (box p50..p99, whiskers
-// min..max, a diamond at the mean), GET and PUT side by side. Used by sweep/report-charts.js.
+// min..max, a diamond at the mean), GET and PUT side by side. Used by report/charts.js.
 
 const { renderSvg, chartTitle } = require('./chart-svg')
 

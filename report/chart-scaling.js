@@ -2,7 +2,7 @@
 // Chart of a figure against nServers: one line per kind (median of valid repeats) with
 // min..max error bars, in side-by-side panels. Used for the runtime and the peak charts.
 
-const { spread } = require('./report-cells')
+const { spread } = require('./cells')
 const { renderSvg, chartTitle } = require('./chart-svg')
 
 // The same colour for a kind in every scaling chart.

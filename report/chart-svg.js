@@ -1,6 +1,6 @@
 'use strict'
 // Renders an ECharts option to an SVG string in Node, and the title block every report chart has.
-// Used by sweep/chart-*.js.
+// Used by report/chart-*.js.
 
 const echarts = require('echarts')
 

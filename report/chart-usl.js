@@ -1,6 +1,6 @@
 'use strict'
 // Chart of the USL fits: every valid repeat's throughput against nServers (points) and the fitted
-// curve per cluster kind, one panel per nClients, the oversubscribed band shaded. Used by report-charts.js.
+// curve per cluster kind, one panel per nClients, the oversubscribed band shaded. Used by report/charts.js.
 
 const { uslThroughput } = require('../lib/usl')
 const { renderSvg, chartTitle } = require('./chart-svg')

@@ -1,14 +1,14 @@
 'use strict'
 // Chooses the report's charts for a results folder and renders each to SVG.
-// Used by sweep/report.js; the charts themselves live in sweep/chart-*.js.
+// Used by report/index.js; the charts themselves live in report/chart-*.js.
 
-const { splitVariants, pickRepresentatives } = require('./report-cells')
+const { splitVariants, pickRepresentatives } = require('./cells')
 const { scalingChart } = require('./chart-scaling')
 const { heatmapChart } = require('./chart-heatmap')
 const { latencyChart } = require('./chart-latency')
 const { uslChart } = require('./chart-usl')
 const { crossoverChart } = require('./chart-crossover')
-const { groupName } = require('./report-answer')
+const { groupName } = require('./answer-storage')
 
 const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single process'
 

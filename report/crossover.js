@@ -1,10 +1,10 @@
 'use strict'
 // Where async wins: throughput of each kind/API/io_uring/pool variant against storage latency
 // (ioDelay), per process count and load, and the latency at which async overtakes sync. Used by
-// sweep/report.js (analysis), sweep/report-answer.js (sentences) and sweep/chart-crossover.js.
+// report/index.js (analysis), report/answer-storage.js (sentences) and report/chart-crossover.js.
 
 const { bootstrapRatio } = require('../lib/bootstrap')
-const { validValues } = require('./report-stats')
+const { validValues } = require('./cell-stats')
 
 const SEED = 1
 // The settings that make a line of its own in a crossover chart; ioDelay is the x axis.

@@ -1,16 +1,16 @@
 'use strict'
 // Turns a results folder into charts/*.svg, cells.csv and one self-contained report.html.
-// Run: node sweep/report.js RESULTS_DIR (prints the files written); the sweep calls renderReport.
+// Run: node report RESULTS_DIR (prints the files written); the sweep calls renderReport.
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { readResults } = require('./report-read')
-const { groupCells } = require('./report-cells')
-const { summariseCells, cellsCsv } = require('./report-stats')
-const { compareKinds, noiseFloor, fitScaling } = require('./report-compare')
-const { crossoverGroups } = require('./report-crossover')
-const { buildCharts } = require('./report-charts')
-const { reportHtml } = require('./report-html')
+const { readResults } = require('./read')
+const { groupCells } = require('./cells')
+const { summariseCells, cellsCsv } = require('./cell-stats')
+const { compareKinds, noiseFloor, fitScaling } = require('./analysis')
+const { crossoverGroups } = require('./crossover')
+const { buildCharts } = require('./charts')
+const { reportHtml } = require('./page')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
@@ -42,7 +42,7 @@ function renderReport (dir) {
 if (require.main === module) {
   const dir = process.argv[2]
   if (!dir) {
-    process.stderr.write('usage: node sweep/report.js RESULTS_DIR\n')
+    process.stderr.write('usage: node report RESULTS_DIR\n')
     process.exit(2)
   }
   try {

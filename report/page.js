@@ -1,13 +1,13 @@
 'use strict'
 // The report page: one self-contained HTML file (inline CSS and SVG, no script, nothing fetched).
-// Used by sweep/report.js; every string from the results folder goes through html``.
+// Used by report/index.js; every string from the results folder goes through html``.
 
 const path = require('node:path')
 const { html, raw } = require('./html-template')
-const { medianTable, summaryTable } = require('./report-tables')
-const { headlineSection, noiseSection } = require('./report-sections')
-const { uslSection } = require('./report-usl')
-const { answerSection } = require('./report-answer')
+const { medianTable, summaryTable } = require('./tables')
+const { headlineSection, noiseSection } = require('./sections')
+const { uslSection } = require('./usl-section')
+const { answerSection } = require('./answer-storage')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -53,7 +53,7 @@ ul.answers li { margin: 4px 0; }
  * Builds report.html.
  * @param {{ results: object, cells: object[], charts: { title: string, svg: string,
  *   section?: string }[], analysis?: { kinds, speedups, noise, fits, crossover } }} report cells without
- *   the A/A ones; analysis from sweep/report-compare.js, for a sweep
+ *   the A/A ones; analysis from report/analysis.js, for a sweep
  * @returns {string} the page
  */
 function reportHtml ({ results, cells, charts, analysis }) {

@@ -1,6 +1,6 @@
 'use strict'
 // Reads a results folder (env.json, summary.csv, cells/*.json) into typed rows.
-// Used by sweep/report.js; the folder layout is the contract with the sweep.
+// Used by report/index.js; the folder layout is the contract with the sweep.
 
 const fs = require('node:fs')
 const path = require('node:path')

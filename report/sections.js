@@ -1,6 +1,6 @@
 'use strict'
 // The report's analysis sections: sync vs async and cluster speed-up verdicts with intervals,
-// the A/A noise floor, and the USL fits. Used by sweep/report-html.js.
+// the A/A noise floor, and the USL fits. Used by report/page.js.
 
 const { html } = require('./html-template')
 
@@ -59,7 +59,7 @@ function noisePercent (pairs) {
  * The headline section: sync/async at each nServers × nClients and each cluster's speed-up.
  * @param {object} results from readResults
  * @param {object[]} cells the main cells (no A/A) from summariseCells
- * @param {{ kinds: object[], speedups: object[], noise: object[] }} analysis from report-compare.js
+ * @param {{ kinds: object[], speedups: object[], noise: object[] }} analysis from report/analysis.js
  * @returns {object} markup (html``)
  */
 function headlineSection (results, cells, { kinds, speedups, noise }) {

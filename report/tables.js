@@ -1,10 +1,10 @@
 'use strict'
 // The report's tables: medians per cell, and every summary.csv row with invalid ones marked.
-// Used by sweep/report-html.js.
+// Used by report/page.js.
 
-const { spread } = require('./report-cells')
+const { spread } = require('./cells')
 const { html } = require('./html-template')
-const { CLIENT_BOUND } = require('./report-sections')
+const { CLIENT_BOUND } = require('./sections')
 
 const OVERSUBSCRIBED = html` <span class="over" title="oversubscribed: more servers than cores">†</span>`
 

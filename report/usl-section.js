@@ -1,9 +1,9 @@
 'use strict'
 // The report's scaling-model section: the USL chart(s) and a table of λ, σ, κ, R² and the
-// predicted peak per cluster kind and nClients. Used by sweep/report-html.js.
+// predicted peak per cluster kind and nClients. Used by report/page.js.
 
 const { html, raw } = require('./html-template')
-const { fixed } = require('./report-sections')
+const { fixed } = require('./sections')
 
 function formatPeak (fit, nMax, cores) {
   if (fit.peakN === Infinity) return 'no peak (κ = 0)'

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 const { chromium } = require('playwright-core')
-const { renderReport } = require('../sweep/report')
+const { renderReport } = require('../report')
 const { writeSweepFolder } = require('./fixtures/results-folder')
 
 const CHROMIUM = '/usr/bin/chromium'
