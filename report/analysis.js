@@ -1,22 +1,14 @@
 'use strict'
-// The sweep's headline figures: sync/async and cluster/single throughput ratios with bootstrap
-// intervals, the A/A noise floor, and a USL fit per cluster kind. Used by report/index.js.
+// The sweep's headline figures: sync/async and cluster/single throughput ratios taken within each
+// round and summarised over the rounds, the A/A noise floor, and a USL fit per cluster kind.
+// Used by report/index.js.
 
-const { bootstrapRatio } = require('../lib/bootstrap')
 const { fitUsl } = require('../lib/usl')
 const { validValues } = require('./cell-stats')
+const { pairedRatio, noiseBand } = require('./intervals')
 
-const SEED = 1
 const PAIRS = [['sync', 'async'], ['sync-cluster', 'async-cluster']]
-
-// The throughput ratio a/b, median over median of their valid repeats, with a 95% bootstrap
-// interval, or null. few: a side has one valid repeat, so the interval is a point and says nothing.
-function ratio (a, b) {
-  const x = validValues(a, 'opsPerSec')
-  const y = validValues(b, 'opsPerSec')
-  if (x.length === 0 || y.length === 0) return null
-  return { ...bootstrapRatio(x, y, { seed: SEED }), few: x.length < 2 || y.length < 2, a, b }
-}
+const ratio = (a, b) => pairedRatio(a, b, 'opsPerSec')
 
 /**
  * Sync vs async at each nServers and nClients (single process, then each cluster size), and
@@ -46,7 +38,7 @@ function compareKinds (cells) {
 }
 
 /**
- * The A/A pairs: cells of one configuration run under two labels, A over B.
+ * The A/A pairs: cells of one configuration run under two labels, A over B, round by round.
  * @param {object[]} cells the A/A cells (aa set) from summariseCells
  * @returns {{ a: object, b: object, ratio: object|null }[]} b is null when a label is missing
  */
@@ -82,4 +74,13 @@ function fitScaling (cells) {
   }).sort((a, b) => a.load - b.load)
 }
 
-module.exports = { compareKinds, noiseFloor, fitScaling }
+/**
+ * The noise band of a folder's A/A pairs (report/intervals.js noiseBand), null without one.
+ * @param {{ ratio: object|null }[]} pairs from noiseFloor
+ * @returns {{ low: number, high: number } | null}
+ */
+function noiseBandOf (pairs) {
+  return noiseBand(pairs.map((p) => p.ratio))
+}
+
+module.exports = { compareKinds, noiseFloor, noiseBandOf, fitScaling }

@@ -4,7 +4,8 @@
 // and what the storage layer cost. Used by report/page.js.
 
 const { html } = require('./html-template')
-const { fixed } = require('./sections')
+const { fixed, roundsNote } = require('./verdicts')
+const { judge } = require('./intervals')
 const { interpolateCrossing, settingEffects } = require('./crossover')
 const { delayLabel } = require('./chart-crossover')
 const { spread } = require('./cells')
@@ -33,8 +34,9 @@ function crossingSentence ({ line, against, ratios, from }) {
     `${from} µs on: ${shown.map(rel).join('; ')}.`
 }
 
-function effectSentence ({ line, base, ratios }) {
-  return `${line} over ${base}: ${ratios.map((r) => `${ratioText(r.ratio)} ${at(r.delay)}${r.ratio.low > 1 || r.ratio.high < 1 ? '' : ' (no clear difference)'}`).join(', ')}.`
+function effectSentence ({ line, base, ratios }, band) {
+  const noise = band ? ' (within noise)' : ' (no clear difference)'
+  return `${line} over ${base}: ${ratios.map((r) => `${ratioText(r.ratio)} ${at(r.delay)}${['up', 'down'].includes(judge(r.ratio, band)) ? '' : noise}`).join(', ')}.`
 }
 
 // Measured storage latency and the daemon's CPU per request, per line and delay.
@@ -55,19 +57,21 @@ function costTable (group) {
  * @param {object[]} groups from crossoverGroups
  * @param {{ file: string }[]} charts the crossover charts, one per group, in the same order
  * @param {object} env env.json
+ * @param {{ low: number, high: number } | null} [band] the A/A noise band
  * @returns {object|string} markup (html``)
  */
-function answerSection (groups, charts, env) {
+function answerSection (groups, charts, env, band = null) {
   if (groups.length === 0) return ''
   const over = groups.some((g) => g.processes > env.cpus)
   return html`<section id="answer"><h2>Where async wins: storage latency</h2>
-    <p class="note">Each sentence is a ratio of median throughput (ops/s) over the valid repeats,
-    with its 95% bootstrap interval; <em>clearly</em> means the interval leaves out 1. Storage
+    <p class="note">Each sentence is a throughput ratio (ops/s) taken within each round, its median
+    over the rounds and an interval (${roundsNote(groups.flatMap((g) => g.crossings.flatMap((c) => c.ratios.map((r) => r.ratio))))});
+    <em>clearly</em> means the interval ${band ? 'clears the A/A noise band' : 'leaves out 1'}. Storage
     latency is the FUSE layer's delay before every read and write (<em>plain folder</em>: no
     FUSE at all). ${env.cpus} cores, Node ${env.node}${over ? '; process counts above the cores measure oversubscription' : ''}.</p>
     ${groups.map((g, i) => html`<h3>${groupName(g)} <a href="#${charts[i].file}">(chart)</a></h3>
       <ul class="answers">${g.crossings.map((c) => html`<li>${crossingSentence(c)}</li>`)}
-      ${settingEffects(g).map((e) => html`<li>${effectSentence(e)}</li>`)}</ul>
+      ${settingEffects(g).map((e) => html`<li>${effectSentence(e, band)}</li>`)}</ul>
       <details><summary>What the storage layer measured and cost</summary>${costTable(g)}
       <p class="note">measured µs/op: the daemon's time per read or write, from arrival to answer
       (queueing at ioDepth, the delay, the real syscall), so the latency the server really saw;

@@ -1,10 +1,10 @@
 'use strict'
-// Per-cell figures with 95% bootstrap intervals, telemetry medians and the client-bound flag,
+// Per-cell figures with order-statistic intervals of the median, telemetry medians and the client-bound flag,
 // and cells.csv (one row per cell). Used by report/index.js; invalid repeats never count.
 
 const { stringify } = require('csv-stringify/sync')
-const { bootstrapCi, median } = require('../lib/bootstrap')
 const { varyingSettings } = require('./cells')
+const { medianInterval, median } = require('./intervals')
 
 // Figures that get an interval, per summary format.
 const FIGURES = {
@@ -13,8 +13,6 @@ const FIGURES = {
 }
 const TELEMETRY = ['eldP50Us', 'eldP99Us', 'meanUtilization', 'fairness', 'clientCpuPerReqUs',
   'serverCpuPerReqUs']
-// One seed for every interval: the same folder always gives the same report.
-const SEED = 1
 
 /**
  * The non-empty values of a column over a cell's valid repeats.
@@ -27,7 +25,8 @@ function validValues (cell, column) {
 }
 
 /**
- * Adds to each cell `ci` (per figure: { median, low, high } or null), `telemetry` (per column:
+ * Adds to each cell `ci` (per figure: { median, low, high, confidence } or null; the interval is
+ * report/intervals.js medianInterval over the valid repeats), `telemetry` (per column:
  * median or null) and `clientBound` (true when most valid repeats were client-bound, null when
  * no repeat says).
  * @param {object[]} cells from groupCells; changed in place
@@ -39,8 +38,8 @@ function summariseCells (cells, format) {
     cell.ci = {}
     for (const figure of FIGURES[format]) {
       const values = validValues(cell, figure)
-      const ci = values.length > 0 && bootstrapCi(values, { seed: SEED })
-      cell.ci[figure] = ci ? { median: ci.estimate, low: ci.low, high: ci.high } : null
+      const ci = values.length > 0 && medianInterval(values)
+      cell.ci[figure] = ci ? { median: ci.estimate, low: ci.low, high: ci.high, confidence: ci.confidence } : null
     }
     cell.telemetry = {}
     for (const column of TELEMETRY) {

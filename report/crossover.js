@@ -3,10 +3,8 @@
 // (ioDelay), per process count and load, and the latency at which async overtakes sync. Used by
 // report/index.js (analysis), report/answer-storage.js (sentences) and report/chart-crossover.js.
 
-const { bootstrapRatio } = require('../lib/bootstrap')
-const { validValues } = require('./cell-stats')
+const { pairedRatio, judge } = require('./intervals')
 
-const SEED = 1
 // The settings that make a line of its own in a crossover chart; ioDelay is the x axis.
 const LINE_SETTINGS = ['uvUseIoUring', 'uvThreadpoolSize']
 
@@ -15,13 +13,8 @@ function delayOrder (a, b) {
   return (a === 'off' ? -1 : Number(a)) - (b === 'off' ? -1 : Number(b))
 }
 
-// The throughput ratio a/b with a 95% interval, or null; few: a side has a single repeat.
-function ratio (a, b) {
-  const x = validValues(a, 'opsPerSec')
-  const y = validValues(b, 'opsPerSec')
-  if (x.length === 0 || y.length === 0) return null
-  return { ...bootstrapRatio(x, y, { seed: SEED }), few: x.length < 2 || y.length < 2 }
-}
+// The throughput ratio a/b taken round by round, or null.
+const ratio = (a, b) => pairedRatio(a, b, 'opsPerSec')
 
 // What a cell's line is: sync, or async with its API, and the settings that vary in the folder.
 function lineOf (cell, varying) {
@@ -37,11 +30,12 @@ function lineOf (cell, varying) {
  * every other setting; each group holds its lines and, per async line, the async/sync ratio at
  * each delay and the crossover.
  * @param {object[]} cells main cells from summariseCells (with rows holding ioDelay)
+ * @param {{ low: number, high: number } | null} [band] the A/A noise band: a win must clear it
  * @returns {object[]} groups: { processes, cluster, load, rest, delays, lines: { name, sync, points:
  *   { delay, cell }[] }[], crossings: { line, against, ratios: { delay, ratio }[], from }[] }
  *   (from: the first delay from which async is clearly faster at every larger delay, or null)
  */
-function crossoverGroups (cells) {
+function crossoverGroups (cells, band = null) {
   const delayed = cells.filter((c) => c.rows[0].ioDelay !== null && c.rows[0].ioDelay !== undefined)
   if (new Set(delayed.map((c) => c.rows[0].ioDelay)).size < 2) return []
   const varying = LINE_SETTINGS.filter((s) => new Set(delayed.map((c) => c.rows[0][s])).size > 1)
@@ -61,12 +55,12 @@ function crossoverGroups (cells) {
     const lines = [...g.lines.values()].sort((a, b) => b.sync - a.sync || a.name.localeCompare(b.name))
     for (const line of lines) line.points.sort((a, b) => delayOrder(a.delay, b.delay))
     const delays = [...new Set(lines.flatMap((l) => l.points.map((p) => p.delay)))].sort(delayOrder)
-    return { ...g, lines, delays, crossings: crossings(lines) }
+    return { ...g, lines, delays, crossings: crossings(lines, band) }
   }).sort((a, b) => a.cluster - b.cluster || a.processes - b.processes || a.load - b.load || a.rest.localeCompare(b.rest))
 }
 
 // Each async line against the sync line with the same settings (or the first sync line).
-function crossings (lines) {
+function crossings (lines, band) {
   const syncs = lines.filter((l) => l.sync)
   return lines.filter((l) => !l.sync && syncs.length > 0).map((line) => {
     const against = syncs.find((s) => s.settings === line.settings) ?? syncs[0]
@@ -74,15 +68,16 @@ function crossings (lines) {
       const other = against.points.find((p) => p.delay === delay)
       return { delay, ratio: other ? ratio(cell, other.cell) : null }
     }).filter((r) => r.ratio)
-    return { line: line.name, against: against.name, ratios, from: firstWin(ratios) }
+    return { line: line.name, against: against.name, ratios, from: firstWin(ratios, band) }
   })
 }
 
-// The first delay from which every ratio is clearly above 1 (its interval excludes 1).
-function firstWin (ratios) {
+// The first delay from which every ratio is clearly above 1: its interval above the noise band
+// (above 1 when the folder has no A/A cell).
+function firstWin (ratios, band) {
   let from = null
   for (const { delay, ratio: r } of ratios) {
-    const wins = !r.few && r.low > 1
+    const wins = judge(r, band) === 'up'
     if (wins && from === null) from = delay
     if (!wins) from = null
   }

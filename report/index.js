@@ -7,7 +7,7 @@ const path = require('node:path')
 const { readResults } = require('./read')
 const { groupCells } = require('./cells')
 const { summariseCells, cellsCsv } = require('./cell-stats')
-const { compareKinds, noiseFloor, fitScaling } = require('./analysis')
+const { compareKinds, noiseFloor, noiseBandOf, fitScaling } = require('./analysis')
 const { crossoverGroups } = require('./crossover')
 const { buildCharts } = require('./charts')
 const { reportHtml } = require('./page')
@@ -22,8 +22,10 @@ function renderReport (dir) {
   const results = readResults(dir)
   const all = summariseCells(groupCells(results), results.format)
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the noise floor
+  const noise = noiseFloor(all.filter((c) => c.aa))
+  const band = noiseBandOf(noise)
   const analysis = results.format === 'sweep'
-    ? { ...compareKinds(cells), noise: noiseFloor(all.filter((c) => c.aa)), fits: fitScaling(cells), crossover: crossoverGroups(cells) }
+    ? { ...compareKinds(cells), noise, band, fits: fitScaling(cells), crossover: crossoverGroups(cells, band) }
     : null
   const charts = buildCharts(results, cells, analysis ?? undefined)
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })

@@ -66,17 +66,17 @@ function reportHtml ({ results, cells, charts, analysis }) {
 <p class="lead">${name} · ${rows.length} runs in ${cells.length} cells${analysis?.noise.length > 0 &&
   ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
 Node ${env.node}</p></header>
-${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env)}
+${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env, analysis.band)}
 ${excludedRuns(results)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
 ${analysis && headlineSection(results, cells, analysis)}
-${analysis && noiseSection(analysis.noise)}
+${analysis && noiseSection(analysis.noise, analysis.band)}
 <section><h2>Environment</h2>${environment(env)}</section>
 <section><h2>Charts</h2>
 ${charts.filter((c) => !c.section || c.section === 'crossover').map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
 ${analysis && uslSection(results, analysis.fits, charts.filter((c) => c.section === 'usl'))}
 <section><h2>Medians per cell</h2>
-<p>Medians of the valid repeats; throughput with its 95% bootstrap interval over them. A yellow
+<p>Medians of the valid repeats; throughput with the order-statistic interval of its median. A yellow
 row lost some repeats.${cells.some((c) => c.clientBound) && html` ${CLIENT_BOUND_LEGEND}`}</p>
 <div class="scroll">${medianTable(results, cells)}</div></section>
 <section><h2>All runs (summary.csv)</h2><div class="scroll">${summaryTable(results)}</div></section>
@@ -120,8 +120,9 @@ function howToRead ({ format, env, columns }) {
     event-loop chart shows how busy the servers' event loops were (utilization, 0–1: near 1 the
     server is the limit) and how late their timers fired (delay p99, µs). `}${shared}</p>
     <p>The sections after this one state each sync vs async comparison, and each cluster's
-    speed-up, as a ratio of medians with its 95% bootstrap interval (<em>no clear difference</em>
-    when the interval includes 1), give the noise floor when the sweep ran an A/A cell, and fit
+    speed-up, as a ratio taken within each round and summarised over the rounds (median and
+    interval; <em>within noise</em> when the interval overlaps the A/A noise band, <em>no clear
+    difference</em> when it holds 1 and there is no A/A cell), give the noise floor, and fit
     a scaling model (USL) to the cluster kinds. ⚠ marks a client-bound cell.</p>`
 }
 

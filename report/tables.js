@@ -24,7 +24,7 @@ const TELEMETRY = [['loop utilization', 'meanUtilization', 1, 2], ['loop delay p
 
 /**
  * The medians table: one row per cell, figures are medians of the valid repeats, throughput
- * with its 95% bootstrap interval; ⚠ marks a client-bound cell.
+ * with the order-statistic interval of its median; ⚠ marks a client-bound cell.
  * @param {object} results from readResults
  * @param {object[]} cells from summariseCells
  * @returns {object} markup (html``)

@@ -3,7 +3,7 @@
 // predicted peak per cluster kind and nClients. Used by report/page.js.
 
 const { html, raw } = require('./html-template')
-const { fixed } = require('./sections')
+const { fixed } = require('./verdicts')
 
 function formatPeak (fit, nMax, cores) {
   if (fit.peakN === Infinity) return 'no peak (κ = 0)'
