@@ -70,22 +70,4 @@ function splitVariants (cells) {
   return [...groups.values()]
 }
 
-/**
- * One representative run per kind: the cell with the largest load and the most servers that
- * fit the cores, and its valid repeat with the median throughput that has a client JSON.
- * @returns {{ cell: object, row: object }[]} in kind order
- */
-function pickRepresentatives (cells, cores) {
-  const overCores = (n) => (n <= cores ? cores - n : n)
-  const picks = new Map()
-  const candidates = cells.filter((c) => c.valid.some((r) => r.json))
-    .sort((a, b) => b.load - a.load || overCores(a.nServers) - overCores(b.nServers))
-  for (const cell of candidates) {
-    if (picks.has(cell.kind)) continue
-    const runs = cell.valid.filter((r) => r.json).sort((a, b) => a.opsPerSec - b.opsPerSec)
-    picks.set(cell.kind, { cell, row: runs[(runs.length - 1) >> 1] })
-  }
-  return [...picks.values()].sort((a, b) => kindRank(a.cell.kind) - kindRank(b.cell.kind))
-}
-
-module.exports = { groupCells, varyingSettings, spread, splitVariants, pickRepresentatives }
+module.exports = { groupCells, varyingSettings, spread, splitVariants }

@@ -2,10 +2,11 @@
 // Chooses the report's charts for a results folder and renders each to SVG.
 // Used by report/index.js; the charts themselves live in report/chart-*.js.
 
-const { splitVariants, pickRepresentatives } = require('./cells')
+const { splitVariants } = require('./cells')
 const { scalingChart } = require('./chart-scaling')
 const { heatmapChart } = require('./chart-heatmap')
-const { latencyChart } = require('./chart-latency')
+const { spectrumChart } = require('./chart-spectrum')
+const { spectrumGroups } = require('./spectra')
 const { uslChart } = require('./chart-usl')
 const { crossoverChart } = require('./chart-crossover')
 const { groupName } = require('./answer-storage')
@@ -14,7 +15,7 @@ const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single pr
 
 /**
  * Renders every chart: per variant of the other knobs, for a sweep the runtime per nClients,
- * the throughput heat map, the latency of one run per kind, the server event loops at the
+ * the throughput heat map, the latency spectra per nClients, the server event loops at the
  * largest nClients (when the folder has them) and the USL fits (section 'usl'), and first the
  * crossover charts (section 'crossover', one per group) when ioDelay varies; for a peak folder
  * req/s per connections.
@@ -48,11 +49,10 @@ function sweepCharts (results, cells, variant, fits) {
     })))
   charts.push(chart('throughput-heatmap.svg', 'Throughput by kind, nServers and nClients',
     variant, (title) => heatmapChart({ title, env, cells })))
-  for (const run of pickRepresentatives(cells, env.cpus)) {
-    charts.push(chart(`latency-${run.cell.kind}.svg`, `Latency per client process: ` +
-      `${run.cell.kind}, cell ${run.cell.id} (nServers=${run.cell.nServers}, ` +
-      `nClients=${run.cell.load}, repeat ${run.row.repeat})`, variant, (title) =>
-      latencyChart({ title, env, json: results.readCellJson(run.row) })))
+  for (const { load, lines } of spectrumGroups(cells, env.cpus)) {
+    charts.push(chart(`spectrum-nClients-${load}.svg`, `Latency spectrum with ${load} client ` +
+      `process${load === 1 ? '' : 'es'}: ${lines.map((l) => l.name).join(', ')}`, variant,
+    (title) => spectrumChart({ title, env, lines })))
   }
   const load = Math.max(...cells.map((c) => c.load))
   const loaded = cells.filter((c) => c.load === load)

@@ -9,18 +9,21 @@ const { groupCells } = require('./cells')
 const { summariseCells, cellsCsv } = require('./cell-stats')
 const { compareKinds, noiseFloor, noiseBandOf, fitScaling } = require('./analysis')
 const { crossoverGroups } = require('./crossover')
+const { addSpectra, writeSpectra } = require('./spectra')
 const { buildCharts } = require('./charts')
 const { reportHtml } = require('./page')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
  * @param {string} dir the results folder, holding env.json and summary.csv
- * @returns {string[]} the files written: dir/charts/*.svg, dir/cells.csv, then dir/report.html
+ * @returns {string[]} the files written: dir/charts/*.svg, dir/hgrm/*.hgrm (a sweep's latency
+ *   spectra, each cell's valid repeats merged), dir/cells.csv, then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv or a cell's JSON is missing or malformed
  */
 function renderReport (dir) {
   const results = readResults(dir)
   const all = summariseCells(groupCells(results), results.format)
+  if (results.format === 'sweep') addSpectra(results, all)
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the noise floor
   const noise = noiseFloor(all.filter((c) => c.aa))
   const band = noiseBandOf(noise)
@@ -34,6 +37,7 @@ function renderReport (dir) {
     fs.writeFileSync(target, svg)
     return target
   })
+  files.push(...writeSpectra(dir, all))
   const csv = path.join(dir, 'cells.csv')
   fs.writeFileSync(csv, cellsCsv(results, all))
   const page = path.join(dir, 'report.html')

@@ -114,9 +114,11 @@ function howToRead ({ format, env, columns }) {
   }
   return html`<p>Each cell is one server kind (sync or async fs; one process or node:cluster with
     nServers workers) driven by nClients client processes, and repeated. In the runtime charts
-    lower total time (s) and higher throughput (ops/s) are better. The latency charts show one
-    representative run per kind: one candle per client process, box from p50 to p99, whiskers
-    from min to max, ◆ the mean, in µs. ${columns.includes('meanUtilization') && html`The
+    lower total time (s) and higher throughput (ops/s) are better. The latency spectra show, per
+    nClients, the latency (µs) at every percentile of each kind's requests (all client
+    processes and valid repeats merged) on a log axis of 1/(1−p), so 90%, 99%, 99.9% and 99.99%
+    are evenly spaced; the same merged histograms are in <code>hgrm/</code> as HdrHistogram
+    percentile-distribution files (values in ms). ${columns.includes('meanUtilization') && html`The
     event-loop chart shows how busy the servers' event loops were (utilization, 0–1: near 1 the
     server is the limit) and how late their timers fired (delay p99, µs). `}${shared}</p>
     <p>The sections after this one state each sync vs async comparison, and each cluster's

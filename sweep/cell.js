@@ -6,9 +6,11 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
+const { formatHgrm, decodeHistogram } = require('../lib/hgrm')
 const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer } = require('./harness')
 const { runGroup, groupCpuUs, processCpuUs } = require('./process-group')
+const { writeText } = require('./results')
 
 const CLIENT = path.join(ROOT, 'client')
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
@@ -59,6 +61,13 @@ function measures (json) {
   }
 }
 
+// Each operation's merged histogram as cells/<cell>-r<repeat>-GET.hgrm (and -PUT), when it has one.
+function writeHgrms (dir, jsonFile, json) {
+  for (const [op, encoded] of Object.entries(json?.histograms ?? {})) {
+    if (json.latency[op]?.count > 0) writeText(path.join(dir, jsonFile.replace(/\.json$/, `-${op}.hgrm`)), formatHgrm(decodeHistogram(encoded)))
+  }
+}
+
 /** Why the client's run is invalid, or '' if it is valid. */
 function judge (client, json, log, timeoutMs) {
   if (client.timedOut) return `client did not finish within ${timeoutMs / 1000} s`
@@ -88,6 +97,7 @@ async function runClientCell (run, ctx) {
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
     const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
+    writeHgrms(ctx.dir, files.json, json)
     return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
   })
   return {

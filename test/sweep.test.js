@@ -9,8 +9,9 @@ const { setTimeout: sleep } = require('node:timers/promises')
 const t = require('tap')
 const { startSweep, runSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
 const { COLUMNS } = require('../sweep/cell')
-const { uvThreadpoolSize } = require('../lib/env')
+const { uvThreadpoolSize, uvUseIoUring } = require('../lib/env')
 const { groupMembers } = require('../sweep/process-group')
+const { parseHgrm } = require('../lib/hgrm')
 
 const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
   'schedPolicy', 'schedPolicyDefault', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
@@ -43,7 +44,8 @@ t.test('a small sweep writes every file of the results folder, all valid, with t
 
   const header = fs.readFileSync(path.join(dir, 'summary.csv'), 'utf8').split('\n')[0].split(',')
   t.same(header, COLUMNS)
-  t.same(header.slice(-NEW_COLUMNS.length), NEW_COLUMNS, 'the new columns come last, in order')
+  const jsonAt = header.indexOf('json')
+  t.same(header.slice(jsonAt + 1, jsonAt + 1 + NEW_COLUMNS.length), NEW_COLUMNS, 'the telemetry columns follow json, in order')
   const rows = readSummary(dir)
   // A policy given (even one) is a dimension: in the ids, and in every server's environment.
   const aa = 'async-cluster-s2-c1-sp-none'
@@ -61,9 +63,16 @@ t.test('a small sweep writes every file of the results folder, all valid, with t
     const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
     t.equal(json.ok, true)
     t.match(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8'), /\n/)
+    for (const op of ['GET', 'PUT']) {
+      const hgrm = parseHgrm(fs.readFileSync(path.join(dir, `${name}-${op}.hgrm`), 'utf8'))
+      t.equal(hgrm.totalCount, json.latency[op].count, `${name}-${op}.hgrm counts the run's ${op}s`)
+      const p50 = hgrm.rows.find((r) => r.percentile === 0.5).valueMs * 1000
+      t.ok(Math.abs(p50 - json.latency[op].p50) <= 1, `and has its p50 (${p50} µs)`)
+      t.ok(fs.existsSync(path.join(dir, 'hgrm', `${row.cell}-${op}.hgrm`)), `the report wrote ${row.cell}'s merged ${op} spectrum`)
+    }
     const log = fs.readFileSync(path.join(dir, `${name}.log`), 'utf8')
     t.match(log, /listening http:\/\/127\.0\.0\.1:\d+ /)
-    t.match(log, `# server environment: UV_THREADPOOL_SIZE=${uvThreadpoolSize()} NODE_CLUSTER_SCHED_POLICY=none\n`)
+    t.match(log, `# server environment: UV_THREADPOOL_SIZE=${uvThreadpoolSize()} UV_USE_IO_URING=${uvUseIoUring()} NODE_CLUSTER_SCHED_POLICY=none\n`)
     checkCost(t, row, json)
   }
   const bound = rows.filter((r) => r.clientBound === 'true').map((r) => r.cell)
