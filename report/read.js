@@ -17,9 +17,10 @@ const FORMATS = {
     // Appended later: typed when present, null (variant '') in older folders.
     optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
       'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
-      'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs'],
+      'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
+      'framework'],
     load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'ioDelay', 'ioDepth', 'uvUseIoUring']
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework']
   },
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
@@ -32,7 +33,7 @@ const FORMATS = {
 }
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
-  'variant', 'workerShares', 'ioDelay', 'asyncApi'])
+  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'framework'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

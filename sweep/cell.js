@@ -19,7 +19,7 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   // Appended columns: readers go by header name.
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
   'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
-  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs']
+  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'framework']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -117,6 +117,7 @@ async function runClientCell (run, ctx) {
     ioDepth: cell.ioDepth,
     asyncApi: cell.asyncApi,
     uvUseIoUring: cell.uvUseIoUring,
+    framework: cell.framework,
     ...fields
   }
 }

@@ -42,10 +42,11 @@ const SWEEP_LISTS = {
   },
   ioDepth: int(1, 4096),
   asyncApi: SCHEMA.asyncApi,
+  framework: SCHEMA.framework,
   uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) }
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', uvUseIoUring: 'iou' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', framework: 'fw-', uvUseIoUring: 'iou' }
 // Dimensions that mean nothing for some cells, which get '' instead, so they are not run twice:
 // the async API for a sync kind, the queue depth for a plain folder.
 const MOOT = { asyncApi: (c) => c.kind.startsWith('sync'), ioDepth: (c) => c.ioDelay === 'off' }
@@ -135,6 +136,7 @@ function planSweep (command, argv, runKind) {
     ioDelay: ['off'],
     ioDepth: [IO_DEPTH_DEFAULT],
     asyncApi: [config.asyncApi],
+    framework: [config.framework],
     uvUseIoUring: [uvUseIoUring()],
     ...preset.lists,
     ...lists,
@@ -154,7 +156,7 @@ function planSweep (command, argv, runKind) {
     if (cells.has(id)) continue
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
     const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`,
-      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`]
+      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`, `--framework=${combo.framework}`]
     try {
       cells.set(id, { ...combo, id, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {

@@ -26,6 +26,7 @@ Grid flags (comma-separated lists; sweep, quick, run)
   --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
   --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --schedPolicy=rr,none   --readsPerWrite=0,10,inf
   --valueBytes=64,4096   --uvUseIoUring=0,1   --asyncApi=callback,promise
+  --framework=express,http   the same app on express or on plain node:http (what the framework costs)
   --ioDelay=off,0,100,300,1000   storage latency in µs before every read and write (off: a plain
                  folder; a number: the FUSE delay layer of storage/)   --ioDepth=64 (its queue depth)
   (uvThreadpoolSize, uvUseIoUring and schedPolicy reach the server as UV_THREADPOOL_SIZE,

@@ -151,3 +151,11 @@ t.test('ioDelay without FUSE exits 2 with one line saying what to install', asyn
   t.throws(() => planSweep('run', ['--ioDelay=100'], 'sync'), { constructor: ConfigError, message: `--ioDelay needs the FUSE storage layer: ${why}` })
   t.match(planSweep('quick', []).notes, [/^skipped the storage-latency slice \(sync and async at ioDelay off, 1000\): /], 'quick says why it skipped the slice')
 })
+
+t.test('--framework is a dimension: each cell runs the app it names', async (t) => {
+  const plan = planSweep('sweep', ['--kinds=sync', '--nClients=1', '--framework=express,http', '--aa=off', '--repeats=1'])
+  const cells = plan.runs.map((r) => r.cell)
+  t.same(cells.map((c) => c.id).sort(), ['sync-s1-c1-fw-express', 'sync-s1-c1-fw-http'])
+  t.same(cells.map((c) => [c.framework, c.config.framework]).sort(), [['express', 'express'], ['http', 'http']])
+  t.throws(() => planSweep('sweep', ['--framework=koa']), /--framework must be one of express, http, got "koa"/)
+})

@@ -107,4 +107,4 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
   return app
 }
 
-module.exports = { createApp }
+module.exports = { createApp, readBody, sendText }

@@ -8,6 +8,7 @@ const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
 const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
+const { createHttpApp } = require('./http-app')
 const { KINDS, isCluster } = require('../../lib/kinds')
 const { createSyncStore, createAsyncStore } = require('./store')
 const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
@@ -29,7 +30,8 @@ const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
  * @returns {http.Server}
  */
 function createServer (kind, config, stats) {
-  const app = createApp({ config, store: STORES[KINDS[kind].store](config), stats, log })
+  const build = config.framework === 'http' ? createHttpApp : createApp
+  const app = build({ config, store: STORES[KINDS[kind].store](config), stats, log })
   const server = http.createServer({
     headersTimeout: config.headersTimeout,
     requestTimeout: config.requestTimeout,
