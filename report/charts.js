@@ -22,8 +22,8 @@ const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single pr
  * @param {object} results from readResults
  * @param {object[]} cells from summariseCells, without the A/A cells
  * @param {{ fits: object[], crossover: object[] }} [analysis] from fitScaling and crossoverGroups
- * @returns {{ file: string, title: string, svg: string, section?: string }[]} file is a name
- *   inside charts/
+ * @returns {{ file: string, title: string, svg: string, section?: string, settings?: string }[]}
+ *   file is a name inside charts/; settings the variant label of the cells it draws
  */
 function buildCharts (results, cells, { fits = [], crossover = [] } = {}) {
   const variants = splitVariants(cells)
@@ -34,7 +34,7 @@ function buildCharts (results, cells, { fits = [], crossover = [] } = {}) {
     const charts = results.format === 'peak' ? peakCharts(results.env, some, label) :
       sweepCharts(results, some, label, fits.filter((f) => f.settings === label && f.fit))
     const prefix = variants.length > 1 ? `v${v + 1}-` : ''
-    return charts.map((chart) => ({ ...chart, file: prefix + chart.file }))
+    return charts.map((chart) => ({ ...chart, file: prefix + chart.file, settings: label }))
   })]
 }
 

@@ -8,6 +8,7 @@ const { medianTable, summaryTable } = require('./tables')
 const { headlineSection, noiseSection } = require('./sections')
 const { uslSection } = require('./usl-section')
 const { answerSection } = require('./answer-storage')
+const { answersSection } = require('./answers')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -47,6 +48,7 @@ table.speedups td.up { background: #e9f7ef; } table.speedups td.up .verdict { co
 table.speedups td.down { background: #fdecea; } table.speedups td.down .verdict { color: #a93226; }
 td.none .verdict { color: #666; } td.empty { color: #999; }
 ul.answers li { margin: 4px 0; }
+ul.answers { padding-left: 20px; }
 `
 
 /**
@@ -67,6 +69,7 @@ function reportHtml ({ results, cells, charts, analysis }) {
   ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
 Node ${env.node}</p></header>
 ${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env, analysis.band)}
+${analysis && answersSection(results, cells, analysis, charts)}
 ${excludedRuns(results)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
 ${analysis && headlineSection(results, cells, analysis)}

@@ -4,6 +4,43 @@
 
 const { judge } = require('./intervals')
 
+/** "1 worker", "2 workers". */
+const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`
+
+/** "With 1 process", "With a cluster of 2 workers" (and a note when they outnumber the cores). */
+function processes ({ cluster, nServers }, cores) {
+  if (!cluster) return 'With 1 process'
+  return `With a cluster of ${plural(nServers, 'worker')}${nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''}`
+}
+
+/**
+ * Entries (each with load and ratio) worded by verdict, e.g. ["sync faster at nClients 1, 2:
+ * 1.21× [1.10–1.30] to 1.49× [1.35–1.69]", "within noise at nClients 4: 0.98× [0.90–1.05]"].
+ * @param {object[]} entries
+ * @param {object|null} band the A/A noise band
+ * @param {{ up: string, down: string }} words the verdict above the band and below it
+ * @returns {string[]}
+ */
+function verdictParts (entries, band, words) {
+  const by = { up: [], down: [], noise: [], few: [] }
+  for (const e of entries) by[judge(e.ratio, band)].push(e)
+  const what = { ...words, noise: band ? 'within noise' : 'no clear difference', few: 'a single round (no interval)' }
+  return Object.entries(by).filter(([, some]) => some.length > 0).map(([verdict, some]) => {
+    const sorted = [...some].sort((a, b) => a.ratio.estimate - b.ratio.estimate)
+    const loads = [...new Set(some.map((e) => e.load))].sort((a, b) => a - b).join(', ')
+    const [first, last] = [formatRatio(sorted[0].ratio), formatRatio(sorted[sorted.length - 1].ratio)]
+    const range = first === last ? first : `${first} to ${last}`
+    return `${what[verdict]} at nClients ${loads}: ${range}`
+  })
+}
+
+/** Entries grouped by a key, in first-seen order. */
+function groupBy (entries, key) {
+  const groups = new Map()
+  for (const e of entries) groups.set(key(e), [...(groups.get(key(e)) ?? []), e])
+  return [...groups.values()]
+}
+
 /** x with exactly `digits` decimals and thousands separators, e.g. fixed(1234.5, 1) is "1,234.5". */
 const fixed = (x, digits) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
@@ -53,8 +90,9 @@ function roundsNote (ratios) {
   const ns = [...new Set(some.map((r) => r.n))].sort((a, b) => a - b)
   const confidence = Math.min(...some.map((r) => r.confidence))
   const rounds = ns.length === 1 ? `${ns[0]} rounds` : `${ns[0]}–${ns[ns.length - 1]} rounds`
+  const what = ns[ns.length - 1] <= 8 ? 'the lowest to the highest per-round ratio' : 'an order statistic of the per-round ratios'
   const weak = confidence < 0.95 ? ` (below 95%: ${ns[0]} rounds are too few for it; 6 are the fewest that reach it)` : ''
-  return `${rounds}: an interval is an order statistic of the per-round ratios (with up to 8 rounds the lowest to the highest), which holds the true median with at least ${fixed(confidence * 100, 1)}% confidence${weak}`
+  return `${rounds}: an interval is ${what}, which holds the true median with at least ${fixed(confidence * 100, 1)}% confidence${weak}`
 }
 
-module.exports = { fixed, formatRatio, verdictOf, noisePercent, roundsNote }
+module.exports = { fixed, formatRatio, verdictOf, noisePercent, roundsNote, verdictParts, groupBy, processes, plural }

@@ -77,7 +77,7 @@ t.test('sync vs async says "no clear difference" for one distribution and a verd
   const [, ...speedups] = tableRows(page, 'speedups')
   t.same(speedups.map((r) => r[0]), ['sync, nClients 2', 'sync, nClients 4', 'async, nClients 2', 'async, nClients 4'])
   t.match(speedups[1][2], /^1\.\d\d× \[.*\] cluster faster$/, 'two workers beat one process')
-  t.match(page, /2–3 rounds: an interval is an order statistic of the per-round ratios/, 'the page says how many rounds the intervals rest on')
+  t.match(page, /2–3 rounds: an interval is the lowest to the highest per-round ratio/, 'the page says how many rounds the intervals rest on')
   t.match(page, /at least 50\.0% confidence \(below 95%: 2 rounds are too few for it; 6 are the fewest that reach it\)/, 'and what confidence that gives')
 })
 
