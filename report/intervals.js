@@ -1,8 +1,7 @@
 'use strict'
 // Distribution-free intervals for the report: a median with its order-statistic (sign-test)
 // interval; a ratio of two cells taken within each round, then summarised over the rounds; the
-// noise band of the A/A pairs and the verdict of a ratio against it; and, for two independent
-// folders, the Hodges–Lehmann ratio with its Mann–Whitney interval. Used by report/ and compare.
+// noise band of the A/A pairs and the verdict of a ratio against it. Used by report/.
 
 const CONFIDENCE = 0.95
 
@@ -25,8 +24,14 @@ function binomialCdf (n) {
   return cdf
 }
 
-// The widest order-statistic interval [s[k-1], s[len-k]] whose coverage 1 - 2 P(stat <= k-1)
-// reaches the confidence; [min, max] (k = 1) and its lower coverage when none does.
+/**
+ * The narrowest order-statistic interval [sorted[k-1], sorted[len-k]] whose coverage
+ * 1 - 2 P(stat <= k-1) reaches the confidence; [min, max] (k = 1) and its lower coverage when none does.
+ * @param {number[]} sorted ascending
+ * @param {number[]} cdf P(stat <= j) of the statistic that counts the values below the truth
+ * @param {number} confidence
+ * @returns {{ low: number, high: number, confidence: number }}
+ */
 function orderInterval (sorted, cdf, confidence) {
   let k = 1
   while (k < sorted.length / 2 && 1 - 2 * cdf[k] >= confidence) k++
@@ -124,42 +129,4 @@ function judge (ratio, band) {
   return 'noise'
 }
 
-// P(U <= u) for u = 0..m*n, U the Mann–Whitney statistic of samples of m and n with no ties.
-function mannWhitneyCdf (m, n) {
-  let ways = [[1]] // ways[j][u]: arrangements of i (outer loop) and j values with U = u
-  for (let j = 1; j <= n; j++) ways.push([1])
-  for (let i = 1; i <= m; i++) {
-    const next = [[1]]
-    for (let j = 1; j <= n; j++) {
-      const row = []
-      for (let u = 0; u <= i * j; u++) row.push((ways[j][u - j] ?? 0) + (next[j - 1][u] ?? 0))
-      next.push(row)
-    }
-    ways = next
-  }
-  const counts = ways[n]
-  const total = counts.reduce((a, b) => a + b, 0)
-  let sum = 0
-  return counts.map((c) => (sum += c) / total)
-}
-
-/**
- * The ratio b / a of two independent samples (e.g. one cell in two folders): the Hodges–Lehmann
- * estimate (the median of every b[j] / a[i]) and the exact Mann–Whitney interval over those
- * ratios. Four values a side are the fewest that reach 95%; with fewer, `confidence` is lower.
- * @param {number[]} a positive values
- * @param {number[]} b positive values
- * @param {number} [confidence]
- * @returns {{ estimate, low, high, n: [number, number], confidence, few: boolean, clear: boolean } | null}
- *   null when a side is empty
- */
-function unpairedRatio (a, b, confidence = CONFIDENCE) {
-  if (a.length === 0 || b.length === 0) return null
-  const ratios = a.flatMap((x) => b.map((y) => y / x)).sort((p, q) => p - q)
-  const { low, high, confidence: covered } = orderInterval(ratios, mannWhitneyCdf(a.length, b.length), confidence)
-  const few = a.length < 2 && b.length < 2
-  return { estimate: median(ratios), low, high, n: [a.length, b.length], confidence: covered, few,
-    clear: !few && (low > 1 || high < 1) }
-}
-
-module.exports = { medianInterval, roundValues, divideRounds, pairedSummary, pairedRatio, noiseBand, judge, unpairedRatio, median }
+module.exports = { medianInterval, orderInterval, roundValues, divideRounds, pairedSummary, pairedRatio, noiseBand, judge, median, CONFIDENCE }

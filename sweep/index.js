@@ -1,6 +1,6 @@
 'use strict'
 // Entry of ./run_benchmark.sh: `node sweep/index.js COMMAND [--KEY=VALUE ...]` runs the sweep,
-// quick, run KIND, peak or report DIR command; --help lists commands and flags.
+// quick, run KIND or peak command, or hands report DIR and compare A B to report/; --help lists them.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -9,6 +9,7 @@ const { planSweep } = require('./grid')
 const cell = require('./cell')
 const peak = require('./peak')
 const { runPlan, report } = require('./runner')
+const { runCompare } = require('../report/compare')
 
 const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
 
@@ -21,6 +22,9 @@ Commands
   peak           saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only
                  and POST-only, driven by autocannon
   report DIR     render DIR/report.html and DIR/charts/*.svg again from a results folder
+  compare A B    two results folders: environment differences, then per shared cell the ratio B/A
+                 of ops/s, GET p99 and PUT p99 with intervals, changes beyond noise marked;
+                 Markdown on stdout, an HTML page to --html=FILE (default B/compare-<A>.html)
 
 Grid flags (comma-separated lists; sweep, quick, run)
   --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
@@ -49,17 +53,19 @@ servers get a free port unless --serverPort is given. See config.json for the ke
 Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html.
 Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invalid or no report,
 2 bad flag, 130 interrupted (Ctrl-C stops the current cell and keeps the finished ones).
+compare exits 0, or 2 when a folder is not a results folder or the two share no cell.
 `
 
 /**
  * Turns the command line into what to do.
  * @param {string[]} argv arguments after the script
- * @returns {{ help: true } | { reportDir: string } | { plan: object, kind: object }}
+ * @returns {{ help: true } | { reportDir: string } | { compare: string[] } | { plan: object, kind: object }}
  * @throws {ConfigError} for an unknown command or a bad flag
  */
 function parseCommand (argv) {
   const [command, ...rest] = argv
   if (command === '--help' || command === '-h' || rest.includes('--help')) return { help: true }
+  if (command === 'compare') return { compare: rest }
   const sweep = { columns: cell.COLUMNS, runCell: cell.runClientCell, table: cell.TABLE, marks: cell.MARKS }
   switch (command) {
     case 'sweep':
@@ -76,7 +82,7 @@ function parseCommand (argv) {
       }
       return { reportDir: path.resolve(rest[0]) }
     default:
-      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak or report DIR (--help lists the flags)`)
+      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak, report DIR or compare A B (--help lists the flags)`)
   }
 }
 
@@ -92,6 +98,7 @@ async function main (argv) {
     return 0
   }
   if (todo.reportDir) return report(todo.reportDir)
+  if (todo.compare) return runCompare(todo.compare)
   return runPlan(todo.plan, todo.kind)
 }
 

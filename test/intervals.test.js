@@ -3,7 +3,8 @@
 // the A/A noise band and verdicts against it, and the unpaired ratio compare uses.
 
 const t = require('tap')
-const { medianInterval, pairedRatio, divideRounds, roundValues, pairedSummary, noiseBand, judge, unpairedRatio } = require('../report/intervals')
+const { medianInterval, pairedRatio, divideRounds, roundValues, pairedSummary, noiseBand, judge } = require('../report/intervals')
+const { unpairedRatio } = require('../report/unpaired')
 
 // A cell as report/cells.js builds it: valid rows with their round (repeat).
 const cell = (values, column = 'opsPerSec') => ({ valid: values.map((v, i) => ({ repeat: i + 1, [column]: v })) })
