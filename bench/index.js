@@ -23,7 +23,9 @@ const ROWS = {
     ['client', 'node client / autocannon (req/s)', `${r.client} / ${r.autocannon} = ${x(r.ratio)}`],
     ['client', 'node client / wrk (req/s)', r.wrk === null ? 'wrk not installed' : `${r.client} / ${r.wrk} = ${x(r.ratioWrk)}`]
   ],
-  server: (r) => r.rows.map((row) => ['server', `${row.op} express / plain (req/s)`, `${row.express} / ${row.plain} = ${x(row.ratio)}`]),
+  server: (r) => r.rows.flatMap((row) => [
+    ['server', `${row.op} express app / minimal express (CPU µs/req)`, `${row.expressCpuPerReqUs} / ${row.minimalCpuPerReqUs} = ${x(row.expressOverMinimalCpu)}`],
+    ['server', `${row.op} express / node:http (CPU µs/req)`, `${row.expressCpuPerReqUs} / ${row.httpCpuPerReqUs} = ${x(row.expressOverHttpCpu)}`]]),
   memory: (r) => r.ratios.map((row) => ['memory', `${row.variant} peak RSS ${r.large} / ${r.small} ops`, `primary ${x(row.primary)}, worker ${x(row.worker)}`]),
   store: (r) => r.rows.map((row) => ['store', row.task, `mean ${row.meanUs} µs, p99 ${row.p99Us} µs, CPU ${row.cpuUs} µs`])
 }

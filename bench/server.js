@@ -1,8 +1,9 @@
 'use strict'
 // Server overhead: `node bench/server.js [--seconds=5] [--rounds=3] [--connections=10]` drives
-// servers/sync.js (express) and bench/plain-server.js (node:http, same store) with autocannon,
-// GET-only and POST-only, interleaved, and prints the median request rates, the server's CPU time
-// per request, and their ratios.
+// servers/sync.js on express (the project's app), the same server on plain node:http
+// (--framework=http) and bench/minimal-express.js (express with the same two handlers and no
+// checks) with autocannon, GET-only and POST-only, interleaved, and prints the median request
+// rates, the server's CPU time per request, and their ratios.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -13,10 +14,13 @@ const { parseFlags, startChild } = require('./lib/util')
 const { processCpuUs } = require('../sweep/process-group')
 
 const ROOT = path.resolve(__dirname, '..')
+const SERVER = path.join(ROOT, 'servers', 'sync.js')
 const VARIANTS = {
-  express: (dir) => [path.join(ROOT, 'servers', 'sync.js'), '--serverPort=0', `--dataPath=${dir}`],
-  plain: (dir) => [path.join(__dirname, 'plain-server.js'), dir]
+  express: (dir) => [SERVER, '--serverPort=0', `--dataPath=${dir}`],
+  http: (dir) => [SERVER, '--serverPort=0', `--dataPath=${dir}`, '--framework=http'],
+  minimal: (dir) => [path.join(__dirname, 'minimal-express.js'), dir]
 }
+const NAMES = Object.keys(VARIANTS)
 const VALUE = 'This is text that is appended to the file\n'
 
 async function measure (variant, op, { seconds, connections }) {
@@ -45,12 +49,14 @@ async function measure (variant, op, { seconds, connections }) {
 
 async function main () {
   const opts = parseFlags(process.argv.slice(2), { seconds: 5, rounds: 3, connections: 10 })
-  const runs = { GET: { express: [], plain: [] }, PUT: { express: [], plain: [] } }
+  const runs = { GET: {}, PUT: {} }
   for (let round = 1; round <= opts.rounds; round++) {
     for (const op of ['GET', 'PUT']) {
-      for (const variant of round % 2 ? ['express', 'plain'] : ['plain', 'express']) {
+      // The order rotates each round, so that no variant always runs first.
+      const order = NAMES.map((_, i) => NAMES[(i + round) % NAMES.length])
+      for (const variant of order) {
         const run = await measure(variant, op, opts)
-        runs[op][variant].push(run)
+        ;(runs[op][variant] ??= []).push(run)
         process.stderr.write(`round ${round} ${op} ${variant}: ${run.rate.toFixed(0)} req/s, ${run.cpuPerReqUs.toFixed(0)} µs CPU/request\n`)
       }
     }
@@ -58,15 +64,15 @@ async function main () {
   const rows = Object.entries(runs).map(([op, r]) => {
     const rate = (v) => median(r[v].map((run) => run.rate))
     const cpu = (v) => median(r[v].map((run) => run.cpuPerReqUs))
+    const ratio = (x) => Number(x.toFixed(3))
     return {
       op,
-      expressRate: Math.round(rate('express')),
-      plainRate: Math.round(rate('plain')),
-      rateRatio: Number((rate('express') / rate('plain')).toFixed(3)),
-      expressCpuPerReqUs: Math.round(cpu('express')),
-      plainCpuPerReqUs: Math.round(cpu('plain')),
-      // plain's CPU per request over express's: 1 = no overhead, comparable with rateRatio
-      cpuRatio: Number((cpu('plain') / cpu('express')).toFixed(3))
+      ...Object.fromEntries(NAMES.flatMap((v) => [[`${v}Rate`, Math.round(rate(v))], [`${v}CpuPerReqUs`, Math.round(cpu(v))]])),
+      // The goal: the project's express app costs at most 1.05x the minimal express app's CPU per request.
+      expressOverMinimalCpu: ratio(cpu('express') / cpu('minimal')),
+      // What express costs: its CPU per request over the same app's on plain node:http.
+      expressOverHttpCpu: ratio(cpu('express') / cpu('http')),
+      expressOverHttpRate: ratio(rate('express') / rate('http'))
     }
   })
   process.stdout.write(JSON.stringify({ bench: 'server', cores: os.availableParallelism(), node: process.version, ...opts, rows }, null, 2) + '\n')
