@@ -54,10 +54,12 @@ const IO_DEPTH_DEFAULT = 64
 // The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
 const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [4], ioDelay: ['off', 1000] }
 
-// Defaults per command; the flags go before the user's, so the user's win.
+// Defaults per command; the flags go before the user's, so the user's win. 6 rounds are the fewest
+// whose [lowest, highest] per-round ratio holds the median with 95% or more (report/intervals.js).
+const ROUNDS = 6
 const PRESETS = {
-  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'], aa: defaultAa },
-  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null, slice: QUICK_SLICE },
+  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: ROUNDS, flags: ['--nOperations=5000'], aa: defaultAa },
+  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [4] }, repeats: ROUNDS, flags: ['--nOperations=2000'], aa: defaultAa, slice: QUICK_SLICE },
   run: { lists: {}, repeats: 1, flags: [], aa: () => null }
 }
 // A free port for every server, unless the user names one.

@@ -14,10 +14,10 @@ const { runCompare } = require('../report/compare')
 const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
 
 Commands
-  quick          a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000,
-                 plus sync and async at a plain folder and 1 ms storage when FUSE works (about 2 min)
-  sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
-                 10000, plus the A/A cell (11-16 min on 2 cores)
+  quick          a small grid: all kinds, nServers 2, nClients 4, 6 rounds, nOperations 2000, the
+                 A/A cell, plus sync and async at 1 ms storage when FUSE works (about 4 min)
+  sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 6 rounds, nOperations
+                 5000, plus the A/A cell (15-20 min on 2 cores)
   run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
   peak           saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only
                  and POST-only, driven by autocannon
@@ -37,11 +37,12 @@ Grid flags (comma-separated lists; sweep, quick, run)
   UV_USE_IO_URING and NODE_CLUSTER_SCHED_POLICY; not given, each cell gets and records this shell's
   effective value)
   --aa=KIND:nServers:nClients   the A/A cell, run as variants A and B to show the noise floor
-                 (sweep default async-cluster:min(2,cores):4; off for none; quick and run: off)
+                 (sweep and quick default async-cluster:min(2,cores):4; off for none; run: off)
 Peak flags
   --kinds=...  --nServers=...  --connections=10  --duration=10 (s)  --pipelining=1
 Run flags
-  --repeats=N       runs of each cell, shuffled in rounds (sweep 3, quick 2, run and peak 1)
+  --repeats=N       rounds: runs of each cell, shuffled within each round (sweep and quick 6, the
+                    fewest that give 95% intervals; run and peak 1)
   --seed=N          seed of the shuffle (default random; recorded in env.json)
   --results=DIR     parent folder of the results folder (default results/)
   --cellTimeout=MS  time limit of one client run (default 300000; not for peak)

@@ -21,19 +21,22 @@ t.test('a sized value has exactly that many bytes of the configured text', async
 
 t.test('the quick grid: nServers only for cluster kinds, each cell validated with its own config', async (t) => {
   const plan = planSweep('quick', ['--seed=1', '--nOperations=50'])
-  t.equal(plan.grid.aa, null, 'quick has no A/A cell')
+  const servers = Math.min(2, os.availableParallelism())
+  t.same(plan.grid.aa, { kind: 'async-cluster', nServers: servers, nClients: 4 }, 'quick runs the A/A cell')
+  t.equal(plan.options.repeats, 6, 'in 6 rounds')
   const ids = [...new Set(plan.runs.map((r) => r.cell.id))].sort()
   const fuse = checkFuse()
-  const main = ['async-cluster-s2-c1', 'async-cluster-s2-c4', 'async-s1-c1', 'async-s1-c4',
-    'sync-cluster-s2-c1', 'sync-cluster-s2-c4', 'sync-s1-c1', 'sync-s1-c4']
+  const main = ['async-cluster-s2-c4', 'async-s1-c4', 'sync-cluster-s2-c4', 'sync-s1-c4']
+  const aa = `async-cluster-s${servers}-c4`
   if (fuse) {
-    t.same(ids, main)
+    t.same(ids, [...main, `${aa}-A`, `${aa}-B`].sort())
     t.same(plan.notes, [`skipped the storage-latency slice (sync and async at ioDelay off, 1000): ${fuse}`])
   } else {
     // The FUSE slice: sync and async at 1 ms storage; their plain-folder cells are in the grid already.
-    t.same(ids, [...main.map((id) => `${id}-doff`), 'async-s1-c4-d1000', 'sync-s1-c4-d1000'].sort())
+    t.same(ids, [...main.map((id) => `${id}-doff`), 'async-s1-c4-d1000', 'sync-s1-c4-d1000', `${aa}-doff-A`, `${aa}-doff-B`].sort())
     t.same(plan.notes, [])
   }
+  t.equal(plan.runs.length, 6 * ids.length, 'every cell once per round')
   const cell = plan.runs.find((r) => r.cell.id.startsWith('sync-cluster-s2-c4')).cell
   t.match(cell.config, { nServers: 2, nClients: 4, nOperations: 50, serverPort: 0 })
   t.equal(plan.options.seed, 1)
@@ -73,7 +76,7 @@ t.test('without --uvThreadpoolSize or --schedPolicy each cell records the effect
 })
 
 t.test('--schedPolicy is a dimension: every kind gets both values, and ids say which', async (t) => {
-  const plan = planSweep('quick', ['--kinds=sync,sync-cluster', '--nClients=1', '--schedPolicy=none,rr'])
+  const plan = planSweep('quick', ['--kinds=sync,sync-cluster', '--nClients=1', '--schedPolicy=none,rr', '--aa=off'])
   const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
   t.same(cells.map((c) => c.id).sort(), ['sync-cluster-s2-c1-sp-none', 'sync-cluster-s2-c1-sp-rr', 'sync-s1-c1-sp-none', 'sync-s1-c1-sp-rr'])
   t.equal(cells.find((c) => c.id === 'sync-s1-c1-sp-none').schedPolicy, 'none')
