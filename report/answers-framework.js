@@ -13,7 +13,7 @@ const keyOf = (cell, kind = cell.kind, api = cell.api) => [kind, cell.nServers, 
 const ops = (cell) => roundValues(cell, 'opsPerSec')
 
 /**
- * The framework's answers in sentences; none when the folder has a single framework.
+ * The framework's answers in sentences; with a single framework, where to get them.
  * @param {object[]} cells main cells
  * @param {object|null} band the A/A noise band
  * @param {number} cores
@@ -21,7 +21,12 @@ const ops = (cell) => roundValues(cell, 'opsPerSec')
  */
 function frameworkAnswers (cells, band, cores) {
   const some = cells.filter((c) => frameworkOf(c))
-  if (new Set(some.map(frameworkOf)).size < 2) return []
+  const frameworks = [...new Set(some.map(frameworkOf))]
+  if (frameworks.length === 0) return []
+  if (frameworks.length === 1) {
+    return [`Every cell ran on ${frameworks[0] === 'http' ? 'plain node:http' : 'express'}; a sweep with --framework=express,http ` +
+      'shows what the framework costs each kind and how the sync/async ratio changes with it.']
+  }
   const pairs = new Map()
   for (const cell of some) pairs.set(keyOf(cell), { ...pairs.get(keyOf(cell)), [frameworkOf(cell)]: cell })
   const at = (cell) => ({ cluster: cell.kind.endsWith('-cluster'), nServers: cell.nServers, load: cell.load, kind: cell.kind })
