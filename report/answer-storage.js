@@ -25,6 +25,9 @@ function crossingSentence ({ line, against, ratios, from }) {
   const first = ratios[0]
   const last = ratios[ratios.length - 1]
   const rel = (r) => `${line} / ${against} ${ratioText(r.ratio)} ${at(r.delay)}`
+  if (from === null && last.ratio.estimate > 1) {
+    return `${line} is ahead of ${against} at ${delayLabel(last.delay)} but not clearly (its interval does not clear the noise band): ${rel(last)}.`
+  }
   if (from === null) return `${line} does not overtake ${against} up to ${delayLabel(last.delay)}: ${rel(last)}.`
   if (from === first.delay) return `${line} is clearly faster than ${against} at every storage latency measured: ${rel(first)}, ${rel(last)}.`
   const i = ratios.findIndex((r) => r.delay === from)

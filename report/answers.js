@@ -71,7 +71,8 @@ function answersSection (results, cells, analysis, charts) {
   const group = (g) => {
     const fastest = fastestSentences(kinds.filter((e) => e.settings === g), band, cores, apis)
     const clustering = clusteringSentences(speedups.filter((e) => e.settings === g), band, cores, apis)
-    sentences.push(...fastest, ...clustering)
+    const where = settings.length > 1 && g ? ` (${g})` : ''
+    sentences.push(...[...fastest, ...clustering].map((s) => ({ ...s, label: s.label + where })))
     if (fastest.length + clustering.length === 0) return ''
     return html`${settings.length > 1 && html`<h3>${g || 'other settings'}</h3>`}<ul class="answers">
       ${fastest.map((s) => html`<li>${s.text}${link(chartOf(g, 'throughput-heatmap.svg'))}</li>`)}

@@ -56,7 +56,8 @@ function crossoverGroups (cells, band = null) {
     for (const line of lines) line.points.sort((a, b) => delayOrder(a.delay, b.delay))
     const delays = [...new Set(lines.flatMap((l) => l.points.map((p) => p.delay)))].sort(delayOrder)
     return { ...g, lines, delays, crossings: crossings(lines, band) }
-  }).sort((a, b) => a.cluster - b.cluster || a.processes - b.processes || a.load - b.load || a.rest.localeCompare(b.rest))
+  }).filter((g) => g.delays.length > 1) // a single storage latency has no crossover to show
+    .sort((a, b) => a.cluster - b.cluster || a.processes - b.processes || a.load - b.load || a.rest.localeCompare(b.rest))
 }
 
 // Each async line against the sync line with the same settings (or the first sync line).

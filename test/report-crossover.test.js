@@ -12,6 +12,8 @@ const { readResults } = require('../report/read')
 const { groupCells } = require('../report/cells')
 const { summariseCells } = require('../report/cell-stats')
 const { crossoverGroups, interpolateCrossing, settingEffects } = require('../report/crossover')
+const { parse } = require('csv-parse/sync')
+const { stringify } = require('csv-stringify/sync')
 const { writeSummary } = require('./fixtures/results-folder')
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -116,4 +118,23 @@ t.test('in Chromium, the first screen names the crossover for each process count
   t.ok(firstScreen.filter((s) => /overtakes sync/.test(s)).length >= 2, 'both crossovers are stated there')
   await page.click('a[href="#crossover-1.svg"]')
   t.ok(await page.locator('figure[id="crossover-1.svg"] svg').isVisible(), 'the link leads to the chart')
+})
+
+t.test('a group measured at a single storage latency has no crossover; a lead inside the noise is not called a win', async (t) => {
+  const dir = t.testdir()
+  writeFolder(dir)
+  const file = path.join(dir, 'summary.csv')
+  // The cluster group keeps only its plain-folder cells; in round 3 async (callback) at 1000 µs
+  // falls to 0.9x sync (it is 2.5x in the others), so its interval reaches under 1.
+  const records = parse(fs.readFileSync(file, 'utf8'), { columns: true })
+    .filter((r) => !(r.kind.endsWith('-cluster') && r.ioDelay !== 'off'))
+  const slow = records.find((r) => r.cell === 'async-s1-c4-d1000-api-callback-iou0' && r.repeat === '3')
+  slow.opsPerSec = String(SPEED.sync[3] * JITTER[2] * 0.9)
+  fs.writeFileSync(file, stringify(records, { header: true }))
+  const groups = groupsOf(dir)
+  t.same(groups.map((g) => [g.cluster, g.delays.length]), [[false, 4]], 'only the group with several latencies')
+  renderReport(dir)
+  const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8').replace(/\s+/g, ' ')
+  t.match(page, /async \(callback\) is ahead of sync at 1000 µs but not clearly \(its interval does not clear the noise band\): async \(callback\) \/ sync 2\.50× \[0\.90–2\.50\] at 1000 µs\./)
+  t.notMatch(page, /With a cluster of 2 workers and 4 client processes/)
 })
