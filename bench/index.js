@@ -24,8 +24,8 @@ const ROWS = {
     ['client', 'node client / wrk (req/s)', r.wrk === null ? 'wrk not installed' : `${r.client} / ${r.wrk} = ${x(r.ratioWrk)}`]
   ],
   server: (r) => r.rows.flatMap((row) => [
-    ['server', `${row.op} express app / minimal express (CPU µs/req)`, `${row.expressCpuPerReqUs} / ${row.minimalCpuPerReqUs} = ${x(row.expressOverMinimalCpu)}`],
-    ['server', `${row.op} express / node:http (CPU µs/req)`, `${row.expressCpuPerReqUs} / ${row.httpCpuPerReqUs} = ${x(row.expressOverHttpCpu)}`]]),
+    ['server', `${row.op} express app / minimal express (CPU µs/req, paired by round)`, `${x(row.expressOverMinimalCpu[0])} [${row.expressOverMinimalCpu.slice(1).join('–')}]`],
+    ['server', `${row.op} express / node:http (CPU µs/req, paired by round)`, `${x(row.expressOverHttpCpu[0])} [${row.expressOverHttpCpu.slice(1).join('–')}]`]]),
   memory: (r) => r.ratios.map((row) => ['memory', `${row.variant} peak RSS ${r.large} / ${r.small} ops`, `primary ${x(row.primary)}, worker ${x(row.worker)}`]),
   store: (r) => r.rows.map((row) => ['store', row.task, `mean ${row.meanUs} µs, p99 ${row.p99Us} µs, CPU ${row.cpuUs} µs`])
 }

@@ -2,14 +2,15 @@
 // Server overhead: `node bench/server.js [--seconds=5] [--rounds=3] [--connections=10]` drives
 // servers/sync.js on express (the project's app), the same server on plain node:http
 // (--framework=http) and bench/minimal-express.js (express with the same two handlers and no
-// checks) with autocannon, GET-only and POST-only, interleaved, and prints the median request
-// rates, the server's CPU time per request, and their ratios.
+// checks) with autocannon, GET-only and POST-only, interleaved in rounds, and prints the median
+// request rates and CPU time per request, and their ratios taken within each round (median [min–max]).
 
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
 const { median } = require('../lib/bootstrap')
+const { medianInterval } = require('../report/intervals')
 const { parseFlags, startChild } = require('./lib/util')
 const { processCpuUs } = require('../sweep/process-group')
 
@@ -64,15 +65,19 @@ async function main () {
   const rows = Object.entries(runs).map(([op, r]) => {
     const rate = (v) => median(r[v].map((run) => run.rate))
     const cpu = (v) => median(r[v].map((run) => run.cpuPerReqUs))
-    const ratio = (x) => Number(x.toFixed(3))
+    // x over y within each round, where both ran back to back: the machine's drift cancels.
+    const paired = (x, y, figure) => {
+      const { estimate, low, high } = medianInterval(r[x].map((run, i) => run[figure] / r[y][i][figure]))
+      return [estimate, low, high].map((v) => Number(v.toFixed(3)))
+    }
     return {
       op,
       ...Object.fromEntries(NAMES.flatMap((v) => [[`${v}Rate`, Math.round(rate(v))], [`${v}CpuPerReqUs`, Math.round(cpu(v))]])),
       // The goal: the project's express app costs at most 1.05x the minimal express app's CPU per request.
-      expressOverMinimalCpu: ratio(cpu('express') / cpu('minimal')),
+      expressOverMinimalCpu: paired('express', 'minimal', 'cpuPerReqUs'),
       // What express costs: its CPU per request over the same app's on plain node:http.
-      expressOverHttpCpu: ratio(cpu('express') / cpu('http')),
-      expressOverHttpRate: ratio(rate('express') / rate('http'))
+      expressOverHttpCpu: paired('express', 'http', 'cpuPerReqUs'),
+      expressOverHttpRate: paired('express', 'http', 'rate')
     }
   })
   process.stdout.write(JSON.stringify({ bench: 'server', cores: os.availableParallelism(), node: process.version, ...opts, rows }, null, 2) + '\n')
