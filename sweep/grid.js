@@ -4,13 +4,12 @@
 
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
-const { KINDS } = require('../servers/lib/launch')
+const { KIND_NAMES, isMultiProcess } = require('../lib/kinds')
 const { uvThreadpoolSize, schedPolicy } = require('../lib/env')
 const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
 
-const KIND_NAMES = Object.keys(KINDS)
 const kind = (v) => {
   if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
   return v
@@ -113,7 +112,7 @@ function planSweep (command, argv, runKind) {
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
-    if (!KINDS[combo.kind].cluster) combo.nServers = 1
+    if (!isMultiProcess(combo.kind)) combo.nServers = 1
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value

@@ -6,7 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const autocannon = require('autocannon')
 const { loadConfig, int } = require('../lib/config')
-const { KINDS } = require('../servers/lib/launch')
+const { isMultiProcess } = require('../lib/kinds')
 const { runOptions, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS } = require('./grid')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
@@ -34,7 +34,7 @@ function planPeak (argv) {
   const grid = { kinds: KIND_NAMES, nServers: [1, 2, 4], ...lists, ops: ['GET', 'POST'], repeats: options.repeats }
   const cells = new Map()
   for (const combo of cross([['kind', grid.kinds], ['nServers', grid.nServers], ['op', grid.ops]])) {
-    if (!KINDS[combo.kind].cluster) combo.nServers = 1
+    if (!isMultiProcess(combo.kind)) combo.nServers = 1
     const id = `${combo.kind}-s${combo.nServers}-${combo.op.toLowerCase()}`
     cells.set(id, { ...combo, id, config: { ...config, nServers: combo.nServers } })
   }

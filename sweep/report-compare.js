@@ -3,11 +3,11 @@
 // intervals, the A/A noise floor, and a USL fit per cluster kind. Used by sweep/report.js.
 
 const { bootstrapRatio } = require('../lib/bootstrap')
+const { KINDS, isMultiProcess, kindOf } = require('../lib/kinds')
 const { fitUsl } = require('../lib/usl')
 const { validValues } = require('./report-stats')
 
 const SEED = 1
-const PAIRS = [['sync', 'async'], ['sync-cluster', 'async-cluster']]
 
 // The throughput ratio a/b, median over median of their valid repeats, with a 95% bootstrap
 // interval, or null. few: a side has one valid repeat, so the interval is a point and says nothing.
@@ -19,11 +19,12 @@ function ratio (a, b) {
 }
 
 /**
- * Sync vs async at each nServers and nClients (single process, then each cluster size), and
- * each cluster kind against its single-process kind.
+ * Sync vs async at each nServers and nClients (single process, then each process model and
+ * size), and each multi-process kind against its single-process kind.
  * @param {object[]} cells main cells (no A/A) from summariseCells
- * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, cluster,
- *   kind?, ratio } where ratio is sync/async (kinds) or cluster/single (speedups)
+ * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, model,
+ *   cluster, kind?, ratio } where ratio is sync/async (kinds) or multi-process/single (speedups);
+ *   cluster: the entry is of a multi-process model
  */
 function compareKinds (cells) {
   const find = (like, kind, nServers) => cells.find((c) => c.variant === like.variant &&
@@ -32,11 +33,12 @@ function compareKinds (cells) {
   const speedups = []
   for (const cell of cells) {
     const at = { settings: cell.variant, load: cell.load, nServers: cell.nServers }
-    const pair = PAIRS.find(([syncKind]) => syncKind === cell.kind)
-    const other = pair && find(cell, pair[1], cell.nServers)
-    if (other) kinds.push({ ...at, cluster: cell.kind.endsWith('-cluster'), ratio: ratio(cell, other) })
-    const single = cell.kind.endsWith('-cluster') && find(cell, cell.kind.replace('-cluster', ''), 1)
-    if (single) speedups.push({ ...at, cluster: true, kind: cell.kind, ratio: ratio(cell, single) })
+    const { store, model } = KINDS[cell.kind]
+    const multi = isMultiProcess(cell.kind)
+    const other = store === 'sync' && find(cell, kindOf('async', model), cell.nServers)
+    if (other) kinds.push({ ...at, model, cluster: multi, ratio: ratio(cell, other) })
+    const single = multi && find(cell, kindOf(store, 'single'), 1)
+    if (single) speedups.push({ ...at, model, cluster: true, kind: cell.kind, ratio: ratio(cell, single) })
   }
   return { kinds, speedups }
 }
@@ -60,14 +62,14 @@ function noiseFloor (cells) {
 }
 
 /**
- * A USL fit of throughput against nServers per cluster kind, nClients and settings, over every
+ * A USL fit of throughput against nServers per multi-process kind, nClients and settings, over every
  * valid repeat; fit is null when the repeats cover fewer than 3 values of nServers.
  * @param {object[]} cells main cells from summariseCells
  * @returns {{ settings, load, kind, points: { n, x }[], levels: number, fit: object|null }[]}
  */
 function fitScaling (cells) {
   const groups = new Map()
-  for (const cell of cells.filter((c) => c.kind.endsWith('-cluster'))) {
+  for (const cell of cells.filter((c) => isMultiProcess(c.kind))) {
     const key = [cell.variant, cell.load, cell.kind].join('|')
     if (!groups.has(key)) groups.set(key, { settings: cell.variant, load: cell.load, kind: cell.kind, points: [] })
     for (const x of validValues(cell, 'opsPerSec')) groups.get(key).points.push({ n: cell.nServers, x })
@@ -78,4 +80,4 @@ function fitScaling (cells) {
   }).sort((a, b) => a.load - b.load)
 }
 
-module.exports = { compareKinds, noiseFloor, fitScaling }
+module.exports = { compareKinds, noiseFloor, fitScaling, ratio }

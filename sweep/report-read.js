@@ -5,6 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { parse } = require('csv-parse/sync')
+const { KIND_NAMES: KINDS } = require('../lib/kinds')
 
 // Columns each summary.csv format must have; later columns may be appended and are kept as text.
 const FORMATS = {
@@ -15,23 +16,23 @@ const FORMATS = {
       'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
     // Appended later: typed when present, null (variant '') in older folders.
     optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
-      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound'],
+      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'node',
+      'v8', 'uv'],
     load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'node']
   },
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
       'pipelining', 'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors',
       'non2xx'],
-    optional: [],
+    optional: ['node', 'v8', 'uv'],
     load: 'connections',
-    variants: ['duration', 'pipelining']
+    variants: ['duration', 'pipelining', 'node']
   }
 }
-const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
-  'variant', 'workerShares'])
+  'variant', 'workerShares', 'node', 'v8', 'uv'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

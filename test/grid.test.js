@@ -94,7 +94,7 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
   t.same(ids('quick', ['--aa=sync:4:2']), ['async-s1-c2', 'sync-s1-c2-A', 'sync-s1-c2-B'], 'one process for a single-process kind')
   for (const [arg, message] of [
     ['--aa=on', /^--aa must be off or KIND:nServers:nClients \(e\.g\. async-cluster:2:4\), got "on"$/],
-    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, got "fast:2:4"$/],
+    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, got "fast:2:4"$/],
     ['--aa=async-cluster:0:4', /its nServers must be an integer from 1 to 256, got "async-cluster:0:4"$/],
     ['--aa=async:1:x', /its nClients must be an integer from 1 to 256, got "async:1:x"$/]
   ]) {
