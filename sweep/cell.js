@@ -16,7 +16,7 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json',
   // Appended columns: readers go by header name.
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
-  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound']
+  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'node', 'v8', 'uv']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -81,10 +81,13 @@ async function runClientCell (run, ctx) {
     const cpuStart = groupCpuUs(server.child.pid)
     const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`,
       `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
-    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal })
+    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path })
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
-    return { ...(json && measures(json)), ...costFigures(json), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
+    // The server says which Node each of its processes ran: it must be the cell's.
+    const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
+    const reason = judge(client, json, log, ctx.options.cellTimeout) || (ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : '')
+    return { ...(json && measures(json)), ...costFigures(json), serverCpuUs, json: json ? files.json : '', reason }
   })
   return {
     cell: cell.id,
@@ -99,6 +102,9 @@ async function runClientCell (run, ctx) {
     valueBytes: Buffer.byteLength(cell.config.value),
     oversubscribed: cell.nServers > os.availableParallelism(),
     variant: cell.variant ?? '',
+    node: cell.node,
+    v8: cell.v8,
+    uv: cell.uv,
     ...fields
   }
 }

@@ -4,11 +4,12 @@
 
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
-const { KIND_NAMES, isMultiProcess } = require('../lib/kinds')
+const { KIND_NAMES, isMultiProcess, kindProblem } = require('../lib/kinds')
 const { uvThreadpoolSize, schedPolicy } = require('../lib/env')
 const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
+const { nodeSpec, resolveNodes, resolveClientNode } = require('./nodes')
 
 const kind = (v) => {
   if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
@@ -23,7 +24,7 @@ const RUN_OPTIONS = {
   readyTimeout: int(1),
   keepData: bool
 }
-const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa }
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec }
 const SWEEP_LISTS = {
   kinds: kind,
   nServers: SCHEMA.nServers,
@@ -31,10 +32,11 @@ const SWEEP_LISTS = {
   uvThreadpoolSize: int(1, 1024),
   schedPolicy: (v) => { if (v !== 'rr' && v !== 'none') throw 'must be rr or none'; return v },
   readsPerWrite: SCHEMA.readsPerWrite,
-  valueBytes: int(1)
+  valueBytes: int(1),
+  node: nodeSpec
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', node: 'node-' }
 
 // Defaults per command; the flags go before the user's, so the user's win.
 const PRESETS = {
@@ -56,7 +58,7 @@ function runOptions (given, defaults) {
 }
 
 /**
- * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024 for optional
+ * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -node-v24.21.0 for optional
  * dimensions given, plus -A or -B for a variant of the A/A cell.
  * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
  * @param {string[]} optional names of the optional dimensions that are given
@@ -94,6 +96,8 @@ function planSweep (command, argv, runKind) {
   const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
   const options = runOptions(given, { repeats: preset.repeats, cellTimeout: 300000, aa: preset.aa() })
+  const nodes = resolveNodes(lists.node ?? preset.node?.())
+  options.clientNode = resolveClientNode(options.clientNode)
   const grid = {
     kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
     nServers: [config.nServers],
@@ -104,26 +108,37 @@ function planSweep (command, argv, runKind) {
     valueBytes: [Buffer.byteLength(config.value)],
     ...preset.lists,
     ...lists,
+    node: nodes.map((n) => n.node),
     repeats: options.repeats,
     aa: options.aa
   }
-  const optional = Object.keys(SUFFIXES).filter((d) => lists[d])
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || (d === 'node' && preset.node))
   const combos = cross(Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, grid[d]]))
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
+  const cannot = new Map() // kind and Node that cannot go together → why
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
     if (!isMultiProcess(combo.kind)) combo.nServers = 1
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
+    const problem = kindProblem(combo.kind, { version: combo.node })
+    if (problem) {
+      cannot.set(`${combo.kind} on Node ${combo.node}`, problem)
+      continue
+    }
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
     const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`, `--value=${value}`]
     try {
-      cells.set(id, { ...combo, id, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
+      const node = nodes.find((n) => n.node === combo.node)
+      cells.set(id, { ...combo, id, nodeBin: node.path, v8: node.v8, uv: node.uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
   }
-  return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed) }
+  const skipped = [...cannot].map(([what, why]) => `${what}: ${why}`)
+  if (cells.size === 0) throw new ConfigError(`nothing to run: ${skipped.join('; ')}`)
+  for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
+  return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { nodes, skipped } }
 }
 
 module.exports = { planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }

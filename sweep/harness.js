@@ -38,7 +38,7 @@ async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal },
   if (settings.length > 0) log.write(`# server environment: ${settings.join(' ')}\n`)
   let server
   try {
-    server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal })
+    server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal, execPath: cell.nodeBin })
     const fields = await work({ server, log, dataPath, configFile, files })
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
       fields.reason ||= `server exited during the cell: ${log.lastLine()}`

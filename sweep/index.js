@@ -1,14 +1,16 @@
 'use strict'
 // Entry of ./run_benchmark.sh: `node sweep/index.js COMMAND [--KEY=VALUE ...]` runs the sweep,
-// quick, run KIND, peak or report DIR command; --help lists commands and flags.
+// quick, run KIND, peak, report DIR or node command; --help lists commands and flags.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { runMain, ConfigError } = require('../lib/config')
+const { KIND_NAMES } = require('../lib/kinds')
 const { planSweep } = require('./grid')
 const cell = require('./cell')
 const peak = require('./peak')
 const { runPlan, report } = require('./runner')
+const { parseNodeCommand, runNodeCommand } = require('./node-command')
 
 const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
 
@@ -17,20 +19,30 @@ Commands
                  (about 1 min on 2 cores)
   sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
                  10000, plus the A/A cell (11-16 min on 2 cores)
-  run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
-  peak           saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only
-                 and POST-only, driven by autocannon
+  run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster, sync-reuseport,
+                 async-reuseport) with config.json's values
+  peak           saturation throughput of each kind (nServers 1,2,4 for the multi-process kinds),
+                 GET-only and POST-only, driven by autocannon
   report DIR     render DIR/report.html and DIR/charts/*.svg again from a results folder
+  node install VERSION...   official Node binaries from the npm registry into .node-cache/ (24, 26,
+                 24.21.0, or lts for the newest LTS line); prints each binary's path
+  node list      the Node versions in .node-cache/ and the system node, with their release lines
 
 Grid flags (comma-separated lists; sweep, quick, run)
-  --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
+  --kinds=sync,async,sync-cluster,async-cluster,sync-reuseport,async-reuseport
+  --nServers=1,2,4 (multi-process kinds only)
   --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --schedPolicy=rr,none   --readsPerWrite=0,10,inf
   --valueBytes=64,4096   (uvThreadpoolSize and schedPolicy reach the server as UV_THREADPOOL_SIZE and
   NODE_CLUSTER_SCHED_POLICY; not given, each cell gets and records this shell's effective value)
   --aa=KIND:nServers:nClients   the A/A cell, run as variants A and B to show the noise floor
                  (sweep default async-cluster:min(2,cores):4; off for none; quick and run: off)
+  --node=system,22,24,26   the Node each cell's server runs on (sweep, quick, run, peak): a major
+                 (the newest cached, else installed into .node-cache/ with a line saying so), a full
+                 version (24.21.0), system (the node on PATH) or a path to a binary. Default: the
+                 Node running this script. A kind a Node cannot run (reuseport before 22.12) is skipped.
+  --clientNode=VERSION   the one Node every client runs on (default: the Node running this script)
 Peak flags
-  --kinds=...  --nServers=...  --connections=10  --duration=10 (s)  --pipelining=1
+  --kinds=...  --nServers=...  --node=...  --connections=10  --duration=10 (s)  --pipelining=1
 Run flags
   --repeats=N       runs of each cell, shuffled in rounds (sweep 3, quick 2, run and peak 1)
   --seed=N          seed of the shuffle (default random; recorded in env.json)
@@ -49,7 +61,7 @@ Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invali
 /**
  * Turns the command line into what to do.
  * @param {string[]} argv arguments after the script
- * @returns {{ help: true } | { reportDir: string } | { plan: object, kind: object }}
+ * @returns {{ help: true } | { reportDir: string } | { node: object } | { plan: object, kind: object }}
  * @throws {ConfigError} for an unknown command or a bad flag
  */
 function parseCommand (argv) {
@@ -61,17 +73,19 @@ function parseCommand (argv) {
     case 'quick':
       return { plan: planSweep(command, rest), kind: sweep }
     case 'run':
-      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError('run needs a KIND: sync, async, sync-cluster or async-cluster')
+      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
       return { plan: planSweep('run', rest.slice(1), rest[0]), kind: sweep }
     case 'peak':
       return { plan: peak.planPeak(rest), kind: { columns: peak.COLUMNS, runCell: peak.runPeakCell, table: peak.TABLE } }
+    case 'node':
+      return { node: parseNodeCommand(rest) }
     case 'report':
       if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
         throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
       }
       return { reportDir: path.resolve(rest[0]) }
     default:
-      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak or report DIR (--help lists the flags)`)
+      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak, report DIR or node (--help lists the flags)`)
   }
 }
 
@@ -87,6 +101,7 @@ async function main (argv) {
     return 0
   }
   if (todo.reportDir) return report(todo.reportDir)
+  if (todo.node) return runNodeCommand(todo.node)
   return runPlan(todo.plan, todo.kind)
 }
 

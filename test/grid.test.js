@@ -5,11 +5,13 @@ const t = require('tap')
 const os = require('node:os')
 const { ConfigError } = require('../lib/config')
 const { planSweep, cellId, sizedValue } = require('../sweep/grid')
+const { reusePortProblem } = require('../lib/kinds')
 
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
-  const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024 }
+  const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, node: 'v24.21.0' }
   t.equal(cellId(cell, []), 'sync-cluster-s2-c4')
   t.equal(cellId(cell, ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']), 'sync-cluster-s2-c4-uv8-sp-none-rpw4-v1024')
+  t.equal(cellId(cell, ['schedPolicy', 'node']), 'sync-cluster-s2-c4-sp-none-node-v24.21.0')
   t.equal(cellId({ ...cell, variant: 'B' }, ['schedPolicy']), 'sync-cluster-s2-c4-sp-none-B')
 })
 
@@ -22,8 +24,11 @@ t.test('the quick grid: nServers only for cluster kinds, each cell validated wit
   const plan = planSweep('quick', ['--seed=1', '--nOperations=50'])
   t.equal(plan.grid.aa, null, 'quick has no A/A cell')
   const ids = [...new Set(plan.runs.map((r) => r.cell.id))].sort()
+  // The reuseport kinds too, on a Node that has reusePort.
+  const reuse = reusePortProblem() ? [] : ['async-reuseport-s2-c1', 'async-reuseport-s2-c4', 'sync-reuseport-s2-c1', 'sync-reuseport-s2-c4']
   t.same(ids, ['async-cluster-s2-c1', 'async-cluster-s2-c4', 'async-s1-c1', 'async-s1-c4',
-    'sync-cluster-s2-c1', 'sync-cluster-s2-c4', 'sync-s1-c1', 'sync-s1-c4'])
+    'sync-cluster-s2-c1', 'sync-cluster-s2-c4', 'sync-s1-c1', 'sync-s1-c4', ...reuse].sort())
+  t.same(plan.envExtra.skipped, reusePortProblem() ? ['sync-reuseport', 'async-reuseport'].map((k) => `${k} on Node ${process.version}: ${reusePortProblem()}`) : [])
   const cell = plan.runs.find((r) => r.cell.id === 'sync-cluster-s2-c4').cell
   t.match(cell.config, { nServers: 2, nClients: 4, nOperations: 50, serverPort: 0 })
   t.equal(plan.options.seed, 1)

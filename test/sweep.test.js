@@ -16,7 +16,7 @@ const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'cpuModel', 'totalMe
   'schedPolicy', 'schedPolicyDefault', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
 // The columns before these are the original ones, unchanged and in their order.
 const NEW_COLUMNS = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares',
-  'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound']
+  'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'node', 'v8', 'uv']
 
 const folders = (t) => {
   const root = t.testdir({ results: {}, data: {} })
@@ -56,6 +56,7 @@ t.test('a small sweep writes every file of the results folder, all valid, with t
     t.equal(row.nServers, row.kind === 'sync' ? '1' : '2')
     t.equal(row.variant, row.cell.startsWith(aa) ? row.cell.slice(-1) : '', `${row.cell} variant`)
     t.match(row, { uvThreadpoolSize: String(uvThreadpoolSize()), schedPolicy: 'none' }, 'the effective thread-pool size, the policy given')
+    t.match(row, { node: env.node, v8: /^\d+\./, uv: /^1\./ }, 'without --node every cell runs on the sweep\'s Node, and says which')
     const name = `cells/${row.cell}-r1`
     t.equal(row.json, `${name}.json`)
     const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
