@@ -10,6 +10,7 @@ const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
 const { nodeSpec, resolveNodes, resolveClientNode } = require('./nodes')
+const { supportedLts } = require('../lib/node-lines')
 
 const kind = (v) => {
   if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
@@ -42,7 +43,10 @@ const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'r
 const PRESETS = {
   sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'], aa: defaultAa },
   quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null },
-  run: { lists: {}, repeats: 1, flags: [], aa: () => null }
+  run: { lists: {}, repeats: 1, flags: [], aa: () => null },
+  // The version table: each store in one process on the system Node and every supported LTS line.
+  versions: { lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, repeats: 5, flags: ['--nOperations=3000'], aa: () => null,
+    node: () => ['system', ...supportedLts().map(String)] }
 }
 // A free port for every server, unless the user names one.
 const COMMON_FLAGS = ['--serverPort=0']
@@ -83,8 +87,8 @@ function sizedValue (value, bytes) {
 }
 
 /**
- * Plans the sweep, quick or run command.
- * @param {'sweep'|'quick'|'run'} command
+ * Plans the sweep, quick, versions or run command.
+ * @param {'sweep'|'quick'|'versions'|'run'} command
  * @param {string[]} argv the flags
  * @param {string} [runKind] the KIND of `run KIND`
  * @returns {object} command, config, options, grid and runs (the schedule)

@@ -1,6 +1,6 @@
 'use strict'
 // Entry of ./run_benchmark.sh: `node sweep/index.js COMMAND [--KEY=VALUE ...]` runs the sweep,
-// quick, run KIND, peak, report DIR or node command; --help lists commands and flags.
+// quick, versions, run KIND, peak, report DIR or node command; --help lists commands and flags.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -19,6 +19,9 @@ Commands
                  (about 1 min on 2 cores)
   sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
                  10000, plus the A/A cell (11-16 min on 2 cores)
+  versions       the version table: sync and async in one process, nClients 4, 5 repeats, nOperations
+                 3000, on the system node and every supported LTS line (--node=system,22,24,26 on
+                 2026-11-23; missing ones are installed); writes versions.md beside the report
   run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster, sync-reuseport,
                  async-reuseport) with config.json's values
   peak           saturation throughput of each kind (nServers 1,2,4 for the multi-process kinds),
@@ -28,7 +31,7 @@ Commands
                  24.21.0, or lts for the newest LTS line); prints each binary's path
   node list      the Node versions in .node-cache/ and the system node, with their release lines
 
-Grid flags (comma-separated lists; sweep, quick, run)
+Grid flags (comma-separated lists; sweep, quick, versions, run)
   --kinds=sync,async,sync-cluster,async-cluster,sync-reuseport,async-reuseport
   --nServers=1,2,4 (multi-process kinds only)
   --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --schedPolicy=rr,none   --readsPerWrite=0,10,inf
@@ -71,6 +74,7 @@ function parseCommand (argv) {
   switch (command) {
     case 'sweep':
     case 'quick':
+    case 'versions':
       return { plan: planSweep(command, rest), kind: sweep }
     case 'run':
       if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
@@ -85,7 +89,7 @@ function parseCommand (argv) {
       }
       return { reportDir: path.resolve(rest[0]) }
     default:
-      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak, report DIR or node (--help lists the flags)`)
+      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, versions, run KIND, peak, report DIR or node (--help lists the flags)`)
   }
 }
 

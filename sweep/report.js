@@ -10,11 +10,15 @@ const { summariseCells, cellsCsv } = require('./report-stats')
 const { compareKinds, noiseFloor, fitScaling } = require('./report-compare')
 const { buildCharts } = require('./report-charts')
 const { reportHtml } = require('./report-html')
+const { compareVersions } = require('./report-versions')
+const { compareModels } = require('./report-models')
+const { versionsMarkdown } = require('./report-versions-view')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
  * @param {string} dir the results folder, holding env.json and summary.csv
- * @returns {string[]} the files written: dir/charts/*.svg, dir/cells.csv, then dir/report.html
+ * @returns {string[]} the files written: dir/charts/*.svg, dir/cells.csv, dir/versions.md (when the
+ *   folder has several Node versions), then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv or a cell's JSON is missing or malformed
  */
 function renderReport (dir) {
@@ -22,7 +26,8 @@ function renderReport (dir) {
   const all = summariseCells(groupCells(results), results.format)
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the noise floor
   const analysis = results.format === 'sweep'
-    ? { ...compareKinds(cells), noise: noiseFloor(all.filter((c) => c.aa)), fits: fitScaling(cells) }
+    ? { ...compareKinds(cells), noise: noiseFloor(all.filter((c) => c.aa)), fits: fitScaling(cells),
+      versions: compareVersions(results, cells), models: compareModels(cells) }
     : null
   const charts = buildCharts(results, cells, analysis ? analysis.fits : [])
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
@@ -33,9 +38,11 @@ function renderReport (dir) {
   })
   const csv = path.join(dir, 'cells.csv')
   fs.writeFileSync(csv, cellsCsv(results, all))
+  const md = analysis?.versions && path.join(dir, 'versions.md')
+  if (md) fs.writeFileSync(md, versionsMarkdown(results, analysis.versions))
   const page = path.join(dir, 'report.html')
   fs.writeFileSync(page, reportHtml({ results, cells, charts, analysis }))
-  return [...files, csv, page]
+  return [...files, csv, ...(md ? [md] : []), page]
 }
 
 if (require.main === module) {
