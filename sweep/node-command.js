@@ -1,8 +1,10 @@
 'use strict'
 // The `node` command of ./run_benchmark.sh: `node install 24 26` puts official binaries into the
 // project's cache (.node-cache/, git-ignored) from the npm registry; `node list` shows what is there.
+// Also runs as `node sweep/node-command.js install lts`: it needs no dependency, so CI can fill the
+// cache before `npm ci`.
 
-const { ConfigError } = require('../lib/config')
+const { ConfigError, runMain } = require('../lib/config')
 const { lineStatus, newestLts } = require('../lib/node-lines')
 const { installNode } = require('../lib/node-install')
 const { parseNodeSpec, cachedNodes, probeNode, systemNode, CACHE_DIR } = require('../lib/node-versions')
@@ -57,6 +59,10 @@ function runNodeCommand ({ action, versions }, { cacheDir = CACHE_DIR, npm } = {
     }
   }
   return status
+}
+
+if (require.main === module) {
+  process.exitCode = runNodeCommand(runMain('node-command', () => parseNodeCommand(process.argv.slice(2))))
 }
 
 module.exports = { parseNodeCommand, runNodeCommand }

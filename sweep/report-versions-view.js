@@ -84,7 +84,8 @@ function versionsMarkdown (results, analysis) {
   const row = (cells) => `| ${cells.join(' | ')} |`
   return [`# Node versions compared: ${env.startedAt?.slice(0, 10) ?? ''}`, '',
     `Command: \`./run_benchmark.sh ${(env.argv || []).join(' ')}\` · ${env.cpus} cores (${env.cpuModel}) · ` +
-    `client on Node ${env.options?.clientNode?.node ?? env.node} · seed ${env.seed}`, '',
+    `client on Node ${env.options?.clientNode?.node ?? env.node} · seed ${env.seed}` +
+    (env.loadAverage ? ` · load average ${env.loadAverage.join(', ')} at the start` : ''), '',
     ...findings.map((f) => `- ${f}`), '',
     ...tables.flatMap((t) => [`## ${t.title}`, '', row(t.head), row(t.head.map(() => '---')), ...t.rows.map(row), ''])].join('\n')
 }

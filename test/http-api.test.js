@@ -1,5 +1,5 @@
 'use strict'
-// The HTTP interface, bad input and attacks: the same assertions over all four servers.
+// The HTTP interface, bad input and attacks: the same assertions over every kind (lib/kinds.js).
 
 const t = require('tap')
 const fs = require('node:fs')

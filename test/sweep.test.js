@@ -12,7 +12,7 @@ const { COLUMNS } = require('../sweep/cell')
 const { uvThreadpoolSize } = require('../lib/env')
 const { groupMembers } = require('../sweep/process-group')
 
-const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
+const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'loadAverage', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
   'schedPolicy', 'schedPolicyDefault', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
 // The columns before these are the original ones, unchanged and in their order.
 const NEW_COLUMNS = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares',
