@@ -16,9 +16,9 @@ const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
 
 Commands
   quick          a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000
-                 (about 1 min on 2 cores)
+                 (1-2 min on 2 cores)
   sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
-                 10000, plus the A/A cell (11-16 min on 2 cores)
+                 10000, plus the A/A cell (11-16 min on 2 cores; ~18-27 min with the reuseport kinds)
   versions       the version table: sync and async in one process, nClients 4, 5 repeats, nOperations
                  3000, on the system node and every supported LTS line (--node=system,22,24,26 on
                  2026-11-23; missing ones are installed); writes versions.md beside the report
