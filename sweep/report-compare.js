@@ -9,11 +9,11 @@ const { validValues } = require('./report-stats')
 
 const SEED = 1
 
-// The throughput ratio a/b, median over median of their valid repeats, with a 95% bootstrap
-// interval, or null. few: a side has one valid repeat, so the interval is a point and says nothing.
-function ratio (a, b) {
-  const x = validValues(a, 'opsPerSec')
-  const y = validValues(b, 'opsPerSec')
+// The throughput (or another column's) ratio a/b, median over median of their valid repeats, with
+// a 95% bootstrap interval, or null. few: a side has one valid repeat, so the interval is a point.
+function ratio (a, b, column = 'opsPerSec') {
+  const x = validValues(a, column)
+  const y = validValues(b, column)
   if (x.length === 0 || y.length === 0) return null
   return { ...bootstrapRatio(x, y, { seed: SEED }), few: x.length < 2 || y.length < 2, a, b }
 }

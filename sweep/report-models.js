@@ -73,7 +73,7 @@ function modelsSection ({ models, groups }) {
   }
   const ratioCell = (r, m) => {
     if (!r) return html`<td class="empty">–</td>`
-    return html`<td>${r.estimate.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}]<br><span class="verdict">${verdictOf(r, LABEL[m], 'cluster').text}</span></td>`
+    return html`<td>${r.estimate.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}]<br><span class="verdict">${verdictOf(r, `${LABEL[m]} faster`, 'cluster faster').text}</span></td>`
   }
   return html`<section><h2>Process models side by side</h2>
     <p>The same store, process count and load under each process model: <em>cluster</em> (a

@@ -23,23 +23,27 @@ function versionTables ({ versions, groups, findings }) {
     const pairs = pairsOf(g)
     const head = ['Node', 'V8', 'libuv', 'line', ...g.kinds.map((k) => `${k} ops/s [95% CI]`),
       ...pairs.map(([a, b]) => `${a}/${b}`), ...g.kinds.map((k) => `${k} server CPU µs/req`),
-      ...g.kinds.map((k) => `${k} over ${oldest}`)]
+      ...pairs.map(([a, b]) => `${b}/${a} CPU per request`),
+      ...g.kinds.map((k) => `${k} over ${oldest}`), ...g.kinds.map((k) => `${k} CPU per request over ${oldest}`)]
     const rows = versions.map((v) => {
       const cells = g.byVersion[v.node] || {}
       return [v.node, v.v8, v.uv, v.status, ...g.kinds.map((k) => interval(cells[k]?.ci.opsPerSec)),
-        ...pairs.map(([a, b]) => {
-          const f = findings.find((x) => x.group === g && x.a === a)
-          const p = f.per.find((x) => x.node === v.node)
-          return p.ratio ? `${ratioText(p.ratio)} ${p.verdict.text}` : '–'
-        }),
+        ...pairs.map(([a]) => finding(g, a, 'opsPerSec', v.node)),
         ...g.kinds.map((k) => { const c = cells[k]?.telemetry.serverCpuPerReqUs; return c == null ? '–' : n0(c) }),
-        ...g.kinds.map((k) => (v.node === oldest ? '1' : speedup(overOldest(g, versions, v.node, k), v.node, oldest)))]
+        ...pairs.map(([a]) => finding(g, a, 'serverCpuPerReqUs', v.node)),
+        ...g.kinds.map((k) => (v.node === oldest ? '1' : speedup(overOldest(g, versions, v.node, k), `${v.node} faster`, `${oldest} faster`))),
+        ...g.kinds.map((k) => (v.node === oldest ? '1' : speedup(overOldest(g, versions, v.node, k, 'serverCpuPerReqUs'), `${oldest} cheaper`, `${v.node} cheaper`)))]
     })
     const title = `nServers ${g.nServers}, nClients ${g.load}${g.rest ? `, ${g.rest}` : ''}`
     return { title, head, rows }
   })
+  function finding (g, a, column, node) {
+    const f = findings.find((x) => x.group === g && x.a === a && x.measure.column === column)
+    const p = f.per.find((x) => x.node === node)
+    return p.ratio ? `${ratioText(p.ratio)} ${p.verdict.text}` : '–'
+  }
   const lines = findings.map((f) => {
-    const what = `${f.a} over ${f.b} (${MODEL[KINDS[f.a].model]}, nServers ${f.group.nServers}, nClients ${f.group.load}${f.group.rest ? `, ${f.group.rest}` : ''})`
+    const what = `${f.measure.swap ? `${f.b} over ${f.a}` : `${f.a} over ${f.b}`} in ${f.measure.name} (${MODEL[KINDS[f.a].model]}, nServers ${f.group.nServers}, nClients ${f.group.load}${f.group.rest ? `, ${f.group.rest}` : ''})`
     if (f.holds) return `${what}: ${f.verdict} on every ${f.over.length === versions.length ? 'version' : 'supported line'} (${f.over.join(', ')})`
     const per = f.per.map((p) => `${p.node} ${p.ratio ? ratioText(p.ratio) : ''} ${p.verdict.text}`.replace(/\s+/g, ' '))
     return `${what}: not the same clear verdict on every ${f.over.length === versions.length ? 'version' : 'supported line'}: ${per.join('; ')}`
@@ -47,9 +51,9 @@ function versionTables ({ versions, groups, findings }) {
   return { tables, findings: lines }
 }
 
-function speedup (r, node, oldest) {
+function speedup (r, above, below) {
   if (!r) return '–'
-  return `${ratioText(r)} ${verdictOf(r, node, oldest).text}`
+  return `${ratioText(r)} ${verdictOf(r, above, below).text}`
 }
 
 /**

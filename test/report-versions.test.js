@@ -27,19 +27,28 @@ t.test('versions.md names each version, its V8, libuv and line, with intervals a
   const { files, md } = render(t)
   t.ok(files.includes('versions.md'), 'renderReport lists versions.md')
   t.match(md, /^# Node versions compared: 2026-11-23\n\nCommand: `\.\/run_benchmark\.sh sweep --node=system,24,26` · 2 cores \(Test CPU\) · client on Node v20\.20\.2 · seed 9\n/)
-  t.match(md, '- sync over async (one process, nServers 1, nClients 2): sync faster on every supported line (v24.21.0, v26.10.0)\n')
+  t.match(md, '- sync over async in throughput (one process, nServers 1, nClients 2): sync faster on every supported line (v24.21.0, v26.10.0)\n')
+  t.match(md, '- async over sync in server CPU per request (one process, nServers 1, nClients 2): sync cheaper on every supported line (v24.21.0, v26.10.0)\n')
   const table = md.slice(md.indexOf('## nServers 1, nClients 2'), md.indexOf('## nServers 2')).split('\n').filter((l) => l.startsWith('|'))
-  t.equal(table[0], '| Node | V8 | libuv | line | sync ops/s [95% CI] | async ops/s [95% CI] | sync/async | sync server CPU µs/req | async server CPU µs/req | sync over v20.20.2 | async over v20.20.2 |')
+  t.equal(table[0], '| Node | V8 | libuv | line | sync ops/s [95% CI] | async ops/s [95% CI] | sync/async | sync server CPU µs/req | ' +
+    'async server CPU µs/req | async/sync CPU per request | sync over v20.20.2 | async over v20.20.2 | sync CPU per request over v20.20.2 | ' +
+    'async CPU per request over v20.20.2 |')
   t.equal(table.length, 5, 'head, rule and one row per version')
-  t.match(table[2], /^\| v20\.20\.2 \| 11\.3\.244\.8-node\.38 \| 1\.46\.0 \| end of life \| 1,000 \[970–1,030\] \| 1,000 \[970–1,030\] \| 1\.00× \[0\.\d\d–1\.\d\d\] no clear difference \| 400 \| 400 \| 1 \| 1 \|$/)
-  t.match(table[3], /^\| v24\.21\.0 \| 13\.6\.233\.17-node\.53 \| 1\.52\.1 \| maintenance LTS \| 2,000 \[1,940–2,060\] \| 1,000 \[970–1,030\] \| 2\.00× \[1\.\d\d–2\.\d\d\] sync faster \| 200 \| 400 \| 2\.00× \[1\.\d\d–2\.\d\d\] v24\.21\.0 faster \| 1\.00× \[0\.\d\d–1\.\d\d\] no clear difference \|$/)
-  t.match(table[4], /^\| v26\.10\.0 \| .* \| active LTS \| 2,100 /)
+  const cells = (line) => line.slice(2, -2).split(' | ')
+  const [v20, v24, v26] = table.slice(2).map(cells)
+  t.same(v20.slice(0, 6), ['v20.20.2', '11.3.244.8-node.38', '1.46.0', 'end of life', '1,000 [970–1,030]', '1,000 [970–1,030]'])
+  t.match(v20.slice(6), [/^1\.00× \[0\.\d\d–1\.\d\d\] no clear difference$/, '400', '400', /^1\.00× \[.*\] no clear difference$/, '1', '1', '1', '1'])
+  t.same(v24.slice(0, 6), ['v24.21.0', '13.6.233.17-node.53', '1.52.1', 'maintenance LTS', '2,000 [1,940–2,060]', '1,000 [970–1,030]'])
+  t.match(v24.slice(6), [/^2\.00× \[1\.\d\d–2\.\d\d\] sync faster$/, '200', '400', /^2\.00× \[1\.\d\d–2\.\d\d\] sync cheaper$/,
+    /^2\.00× \[1\.\d\d–2\.\d\d\] v24\.21\.0 faster$/, /^1\.00× \[0\.\d\d–1\.\d\d\] no clear difference$/,
+    /^0\.50× \[0\.\d\d–0\.\d\d\] v24\.21\.0 cheaper$/, /^1\.00× \[.*\] no clear difference$/])
+  t.match(v26, ['v26.10.0', String, String, 'active LTS', /^2,100 /])
   t.match(md, '## nServers 2, nClients 2\n', 'a table for the multi-process cells too')
 })
 
 t.test('a verdict that differs between supported lines is reported as not holding, with each line\'s ratio', async (t) => {
   const { md, page } = render(t, { speeds: { 'v26.10.0': { sync: 500 } } })
-  t.match(md, /- sync over async \(one process, nServers 1, nClients 2\): not the same clear verdict on every supported line: v20\.20\.2 1\.00× \[[^\]]+\] no clear difference; v24\.21\.0 2\.00× \[[^\]]+\] sync faster; v26\.10\.0 0\.50× \[[^\]]+\] async faster\n/)
+  t.match(md, /- sync over async in throughput \(one process, nServers 1, nClients 2\): not the same clear verdict on every supported line: v20\.20\.2 1\.00× \[[^\]]+\] no clear difference; v24\.21\.0 2\.00× \[[^\]]+\] sync faster; v26\.10\.0 0\.50× \[[^\]]+\] async faster\n/)
   t.match(page, '<h2>Node versions</h2>')
   const rows = tableRows(page, 'versions')
   t.equal(rows.length, 4)
