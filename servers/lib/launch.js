@@ -8,7 +8,7 @@ const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
-const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
+const { createMonitor, localStats, workerStats, primaryStats, STATS_FIELD, STATS_PATH } = require('./telemetry')
 
 const KINDS = {
   sync: { store: createSyncStore, cluster: false },
@@ -40,8 +40,12 @@ function createServer (kind, config, stats) {
     // Node checks the two timeouts above only this often (30 s by default).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
   }, app)
-  // Counted outside express so that the count costs no middleware layer.
-  server.on('request', (req) => { if (!req.url.startsWith('/_stats')) stats.count() })
+  // Counted outside express so that the count costs no middleware layer. Every answer announces
+  // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
+  server.on('request', (req, res) => {
+    res.setHeader(STATS_FIELD, STATS_PATH)
+    if (!req.url.startsWith(STATS_PATH)) stats.count()
+  })
   return server
 }
 
