@@ -25,7 +25,7 @@ const ROWS = {
   ],
   server: (r) => r.rows.map((row) => ['server', `${row.op} express / plain (req/s)`, `${row.express} / ${row.plain} = ${x(row.ratio)}`]),
   memory: (r) => r.ratios.map((row) => ['memory', `${row.variant} peak RSS ${r.large} / ${r.small} ops`, `primary ${x(row.primary)}, worker ${x(row.worker)}`]),
-  store: (r) => r.rows.map((row) => ['store', row.task, `mean ${row.meanUs} µs, p99 ${row.p99Us} µs`])
+  store: (r) => r.rows.map((row) => ['store', row.task, `mean ${row.meanUs} µs, p99 ${row.p99Us} µs, CPU ${row.cpuUs} µs`])
 }
 
 // Runs one bench with its stderr shown as it goes; resolves with the JSON it prints.

@@ -6,6 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { loadConfig, runMain, ConfigError, str } = require('../lib/config')
 const { describeEnv } = require('../lib/env')
+const { watchParent } = require('../lib/parent-watch')
 const { newRunId, decodeBitset } = require('./ledger')
 const { runClients, UnreachableError } = require('./run')
 const { fileSizes, verifyFiles } = require('./verify')
@@ -67,6 +68,11 @@ async function runClient (config, options, sizesBefore) {
 }
 
 if (require.main === module) {
+  // Its client processes follow it out through their IPC channels.
+  watchParent(() => {
+    process.stderr.write('client: the process that started it is gone; stopping\n')
+    process.exit(1)
+  })
   runMain('client', () => main(process.argv.slice(2))).then((code) => { process.exitCode = code })
 }
 

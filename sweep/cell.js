@@ -6,9 +6,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
-const { costFigures, BUSY_UTILIZATION } = require('./cost')
+const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer } = require('./harness')
-const { runGroup, groupCpuUs } = require('./process-group')
+const { runGroup, groupCpuUs, processCpuUs } = require('./process-group')
 
 const CLIENT = path.join(ROOT, 'client')
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
@@ -16,7 +16,8 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json',
   // Appended columns: readers go by header name.
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
-  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound']
+  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
+  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -77,14 +78,17 @@ function judge (client, json, log, timeoutMs) {
  */
 async function runClientCell (run, ctx) {
   const { cell, repeat, order } = run
-  const fields = await withServer(run, ctx, async ({ server, log, configFile, files }) => {
+  const fields = await withServer(run, ctx, async ({ server, storage, log, configFile, files }) => {
+    const storageNow = async () => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
+    const storageStart = await storageNow()
     const cpuStart = groupCpuUs(server.child.pid)
     const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`,
       `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
     { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal })
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
+    const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
-    return { ...(json && measures(json)), ...costFigures(json), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
+    return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
   })
   return {
     cell: cell.id,
@@ -99,6 +103,10 @@ async function runClientCell (run, ctx) {
     valueBytes: Buffer.byteLength(cell.config.value),
     oversubscribed: cell.nServers > os.availableParallelism(),
     variant: cell.variant ?? '',
+    ioDelay: cell.ioDelay,
+    ioDepth: cell.ioDepth,
+    asyncApi: cell.asyncApi,
+    uvUseIoUring: cell.uvUseIoUring,
     ...fields
   }
 }

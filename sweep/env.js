@@ -40,7 +40,7 @@ function collectEnv (run) {
     ...env,
     oversubscriptionNote: `with ${env.cpus} cores, nServers > ${env.cpus} measures oversubscription`,
     schedPolicyDefault: SCHED_POLICY_DEFAULT,
-    inheritedEnv: { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? null, NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY ?? null },
+    inheritedEnv: Object.fromEntries(['UV_THREADPOOL_SIZE', 'UV_USE_IO_URING', 'NODE_CLUSTER_SCHED_POLICY'].map((name) => [name, process.env[name] ?? null])),
     gitCommit: commit,
     gitDirty: commit === null ? null : git(['status', '--porcelain']) !== '',
     packages: installedPackages(),

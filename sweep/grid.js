@@ -5,12 +5,14 @@
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
 const { KINDS } = require('../servers/lib/launch')
-const { uvThreadpoolSize, schedPolicy } = require('../lib/env')
+const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('../lib/env')
 const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
+const { checkFuse } = require('../storage')
 
 const KIND_NAMES = Object.keys(KINDS)
+const MAX_IO_DELAY_US = 10000000
 const kind = (v) => {
   if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
   return v
@@ -32,15 +34,30 @@ const SWEEP_LISTS = {
   uvThreadpoolSize: int(1, 1024),
   schedPolicy: (v) => { if (v !== 'rr' && v !== 'none') throw 'must be rr or none'; return v },
   readsPerWrite: SCHEMA.readsPerWrite,
-  valueBytes: int(1)
+  valueBytes: int(1),
+  // Storage latency (storage/): off is a plain folder, a number of µs a FUSE layer that waits so long.
+  ioDelay: (v) => {
+    if (v === 'off') return v
+    if (!/^\d+$/.test(v) || Number(v) > MAX_IO_DELAY_US) throw `must be off or an integer number of µs from 0 to ${MAX_IO_DELAY_US}`
+    return Number(v)
+  },
+  ioDepth: int(1, 4096),
+  asyncApi: SCHEMA.asyncApi,
+  uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) }
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', uvUseIoUring: 'iou' }
+// Dimensions that mean nothing for some cells, which get '' instead, so they are not run twice:
+// the async API for a sync kind, the queue depth for a plain folder.
+const MOOT = { asyncApi: (c) => c.kind.startsWith('sync'), ioDepth: (c) => c.ioDelay === 'off' }
+const IO_DEPTH_DEFAULT = 64
+// The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
+const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [4], ioDelay: ['off', 1000] }
 
 // Defaults per command; the flags go before the user's, so the user's win.
 const PRESETS = {
   sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'], aa: defaultAa },
-  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null },
+  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null, slice: QUICK_SLICE },
   run: { lists: {}, repeats: 1, flags: [], aa: () => null }
 }
 // A free port for every server, unless the user names one.
@@ -57,14 +74,15 @@ function runOptions (given, defaults) {
 }
 
 /**
- * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024 for optional
- * dimensions given, plus -A or -B for a variant of the A/A cell.
+ * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -d1000, -qd64,
+ * -api-callback, -iou1 for optional dimensions given (none for a moot one), plus -A or -B for a
+ * variant of the A/A cell.
  * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
  * @param {string[]} optional names of the optional dimensions that are given
  * @returns {string}
  */
 function cellId (cell, optional) {
-  const suffixes = optional.map((d) => `${SUFFIXES[d]}${cell[d]}`)
+  const suffixes = optional.filter((d) => cell[d] !== '').map((d) => `${SUFFIXES[d]}${cell[d]}`)
   return [`${cell.kind}-s${cell.nServers}-c${cell.nClients}`, ...suffixes, ...(cell.variant ? [cell.variant] : [])].join('-')
 }
 
@@ -82,11 +100,23 @@ function sizedValue (value, bytes) {
 }
 
 /**
+ * The preset's storage-latency slice, unless the user chose the kinds or the delays; when FUSE
+ * cannot be used here, no slice and a note saying why.
+ * @returns {{ slice: object|null, notes: string[] }}
+ */
+function planSlice ({ slice }, lists) {
+  if (!slice || lists.kinds || lists.ioDelay) return { slice: null, notes: [] }
+  const why = checkFuse()
+  if (why) return { slice: null, notes: [`skipped the storage-latency slice (${slice.kinds.join(' and ')} at ioDelay ${slice.ioDelay.join(', ')}): ${why}`] }
+  return { slice, notes: [] }
+}
+
+/**
  * Plans the sweep, quick or run command.
  * @param {'sweep'|'quick'|'run'} command
  * @param {string[]} argv the flags
  * @param {string} [runKind] the KIND of `run KIND`
- * @returns {object} command, config, options, grid and runs (the schedule)
+ * @returns {object} command, config, options, grid, notes (lines for the user) and runs (the schedule)
  * @throws {ConfigError} for a bad flag or value
  */
 function planSweep (command, argv, runKind) {
@@ -103,28 +133,38 @@ function planSweep (command, argv, runKind) {
     schedPolicy: [schedPolicy()],
     readsPerWrite: [config.readsPerWrite],
     valueBytes: [Buffer.byteLength(config.value)],
+    ioDelay: ['off'],
+    ioDepth: [IO_DEPTH_DEFAULT],
+    asyncApi: [config.asyncApi],
+    uvUseIoUring: [uvUseIoUring()],
     ...preset.lists,
     ...lists,
     repeats: options.repeats,
     aa: options.aa
   }
-  const optional = Object.keys(SUFFIXES).filter((d) => lists[d])
-  const combos = cross(Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, grid[d]]))
+  const dims = (g) => Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
+  const { slice, notes } = planSlice(preset, lists)
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d])
+  const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
     if (!KINDS[combo.kind].cluster) combo.nServers = 1
+    for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
-    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`, `--value=${value}`]
+    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`,
+      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`]
     try {
       cells.set(id, { ...combo, id, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
   }
-  return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed) }
+  const why = [...cells.values()].some((c) => c.ioDelay !== 'off') && checkFuse()
+  if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
+  return { command, config, options, grid, notes, runs: schedule([...cells.values()], options.repeats, options.seed) }
 }
 
 module.exports = { planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }

@@ -13,8 +13,8 @@ const { runPlan, report } = require('./runner')
 const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
 
 Commands
-  quick          a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000
-                 (about 1 min on 2 cores)
+  quick          a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000,
+                 plus sync and async at a plain folder and 1 ms storage when FUSE works (about 2 min)
   sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations
                  10000, plus the A/A cell (11-16 min on 2 cores)
   run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
@@ -25,8 +25,12 @@ Commands
 Grid flags (comma-separated lists; sweep, quick, run)
   --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
   --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --schedPolicy=rr,none   --readsPerWrite=0,10,inf
-  --valueBytes=64,4096   (uvThreadpoolSize and schedPolicy reach the server as UV_THREADPOOL_SIZE and
-  NODE_CLUSTER_SCHED_POLICY; not given, each cell gets and records this shell's effective value)
+  --valueBytes=64,4096   --uvUseIoUring=0,1   --asyncApi=callback,promise
+  --ioDelay=off,0,100,300,1000   storage latency in µs before every read and write (off: a plain
+                 folder; a number: the FUSE delay layer of storage/)   --ioDepth=64 (its queue depth)
+  (uvThreadpoolSize, uvUseIoUring and schedPolicy reach the server as UV_THREADPOOL_SIZE,
+  UV_USE_IO_URING and NODE_CLUSTER_SCHED_POLICY; not given, each cell gets and records this shell's
+  effective value)
   --aa=KIND:nServers:nClients   the A/A cell, run as variants A and B to show the noise floor
                  (sweep default async-cluster:min(2,cores):4; off for none; quick and run: off)
 Peak flags

@@ -9,6 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { ROOT } = require('../lib/config')
+const { WATCHED } = require('../lib/parent-watch')
 
 const STOP_GRACE_MS = 5000 // servers and clients exit within 5 s of SIGTERM
 const KILL_WAIT_MS = 2000
@@ -79,14 +80,16 @@ async function emptied (pgid, ms) {
 }
 
 /**
- * Starts `node script args` as the leader of a new process group, stderr into the log.
+ * Starts `node script args` as the leader of a new process group that watches this process,
+ * stderr into the log.
  * @param {string} script
  * @param {string[]} args
  * @param {{ log: object, env?: object, stdout?: 'pipe' }} how `stdout` defaults to the log
  * @returns {import('node:child_process').ChildProcess}
  */
 function spawnGroup (script, args, { log, env = process.env, stdout = log.fd }) {
-  const child = spawn(process.execPath, [script, ...args], { detached: true, env, stdio: ['ignore', stdout, log.fd] })
+  // The child watches us through its stdin (lib/parent-watch.js): a SIGKILL of the sweep ends it too.
+  const child = spawn(process.execPath, [script, ...args], { detached: true, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
   live.add(child)
   log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): node ${path.relative(ROOT, script)} ${args.join(' ')}\n`)
   return child

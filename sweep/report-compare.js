@@ -22,20 +22,24 @@ function ratio (a, b) {
  * Sync vs async at each nServers and nClients (single process, then each cluster size), and
  * each cluster kind against its single-process kind.
  * @param {object[]} cells main cells (no A/A) from summariseCells
- * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, cluster,
- *   kind?, ratio } where ratio is sync/async (kinds) or cluster/single (speedups)
+ * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, api, cluster,
+ *   kind?, ratio } where ratio is sync/async (kinds, api: the async side's) or cluster/single
+ *   (speedups, api: both sides')
  */
 function compareKinds (cells) {
-  const find = (like, kind, nServers) => cells.find((c) => c.variant === like.variant &&
-    c.load === like.load && c.kind === kind && c.nServers === nServers)
+  const like = (a, kind, nServers) => (c) => c.variant === a.variant && c.load === a.load &&
+    c.kind === kind && c.nServers === nServers
   const kinds = []
   const speedups = []
   for (const cell of cells) {
-    const at = { settings: cell.variant, load: cell.load, nServers: cell.nServers }
+    const at = { settings: cell.variant, load: cell.load, nServers: cell.nServers, api: cell.api }
     const pair = PAIRS.find(([syncKind]) => syncKind === cell.kind)
-    const other = pair && find(cell, pair[1], cell.nServers)
-    if (other) kinds.push({ ...at, cluster: cell.kind.endsWith('-cluster'), ratio: ratio(cell, other) })
-    const single = cell.kind.endsWith('-cluster') && find(cell, cell.kind.replace('-cluster', ''), 1)
+    // One sync cell against each async API measured beside it.
+    for (const other of pair ? cells.filter(like(cell, pair[1], cell.nServers)) : []) {
+      kinds.push({ ...at, api: other.api, cluster: cell.kind.endsWith('-cluster'), ratio: ratio(cell, other) })
+    }
+    const single = cell.kind.endsWith('-cluster') &&
+      cells.find((c) => like(cell, cell.kind.replace('-cluster', ''), 1)(c) && c.api === cell.api)
     if (single) speedups.push({ ...at, cluster: true, kind: cell.kind, ratio: ratio(cell, single) })
   }
   return { kinds, speedups }
@@ -68,8 +72,8 @@ function noiseFloor (cells) {
 function fitScaling (cells) {
   const groups = new Map()
   for (const cell of cells.filter((c) => c.kind.endsWith('-cluster'))) {
-    const key = [cell.variant, cell.load, cell.kind].join('|')
-    if (!groups.has(key)) groups.set(key, { settings: cell.variant, load: cell.load, kind: cell.kind, points: [] })
+    const key = [cell.variant, cell.load, cell.kind, cell.api].join('|')
+    if (!groups.has(key)) groups.set(key, { settings: cell.variant, load: cell.load, kind: cell.kind, api: cell.api, points: [] })
     for (const x of validValues(cell, 'opsPerSec')) groups.get(key).points.push({ n: cell.nServers, x })
   }
   return [...groups.values()].map((group) => {

@@ -8,6 +8,7 @@ const { readResults } = require('./report-read')
 const { groupCells } = require('./report-cells')
 const { summariseCells, cellsCsv } = require('./report-stats')
 const { compareKinds, noiseFloor, fitScaling } = require('./report-compare')
+const { crossoverGroups } = require('./report-crossover')
 const { buildCharts } = require('./report-charts')
 const { reportHtml } = require('./report-html')
 
@@ -22,9 +23,9 @@ function renderReport (dir) {
   const all = summariseCells(groupCells(results), results.format)
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the noise floor
   const analysis = results.format === 'sweep'
-    ? { ...compareKinds(cells), noise: noiseFloor(all.filter((c) => c.aa)), fits: fitScaling(cells) }
+    ? { ...compareKinds(cells), noise: noiseFloor(all.filter((c) => c.aa)), fits: fitScaling(cells), crossover: crossoverGroups(cells) }
     : null
-  const charts = buildCharts(results, cells, analysis ? analysis.fits : [])
+  const charts = buildCharts(results, cells, analysis ?? undefined)
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
   const files = charts.map(({ file, svg }) => {
     const target = path.join(dir, 'charts', file)

@@ -10,6 +10,7 @@ const t = require('tap')
 const { startSweep, runSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
 const { COLUMNS } = require('../sweep/cell')
 const { uvThreadpoolSize } = require('../lib/env')
+const { groupMembers } = require('../sweep/process-group')
 
 const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
   'schedPolicy', 'schedPolicyDefault', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
@@ -127,6 +128,30 @@ t.test('Ctrl-C stops the current cell, keeps the finished ones and exits 130', a
   t.equal(JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8')).interrupted, true)
   t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
   t.same(fs.readdirSync(f.data), [], 'data folders are removed')
+})
+
+t.test('SIGKILL of the sweep mid-cell leaves no server, worker or client process after 5 s', async (t) => {
+  const f = folders(t)
+  const { child, done } = startSweep(t, ['run', 'sync-cluster', '--nServers=2', '--nClients=2', '--nOperations=2000',
+    '--rate=200', ...f.args])
+  const log = () => {
+    try {
+      return fs.readFileSync(path.join(resultsDir(f.results), 'cells', 'sync-cluster-s2-c2-r1.log'), 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  for (let i = 0; i < 400 && !/started pid \d+ .*node client/.test(log()); i++) await sleep(50)
+  t.match(log(), /node client/, 'the client is running')
+  const pids = loggedPids(resultsDir(f.results))
+  t.ok(pids.length >= 2, 'the server and the client were started')
+  process.kill(child.pid, 'SIGKILL') // the sweep alone: its children must notice by themselves
+  await done
+  // Each started pid leads a process group; workers and client processes are its members.
+  t.ok(groupMembers(pids[0]).length >= 3, 'a primary and its two workers were running')
+  const alive = () => pids.flatMap((pgid) => groupMembers(pgid).map((m) => m.pid))
+  for (let i = 0; i < 100 && alive().length > 0; i++) await sleep(50)
+  t.same(alive(), [], 'every process the sweep started is gone')
 })
 
 t.test('a busy port gives an invalid row with the server\'s reason, and exit 1', async (t) => {

@@ -33,9 +33,9 @@ function startChild (args, pattern, env = process.env) {
 }
 
 /** Runs `node ARGS` to its end; resolves with its stdout, rejects (with its stderr) if it fails. */
-function runNode (args) {
+function runNode (args, env = process.env) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024, env }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${args[0]}: ${err.message}${stderr}`))
       else resolve(stdout)
     })

@@ -6,6 +6,7 @@ const cluster = require('node:cluster')
 const fs = require('node:fs')
 const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
 const { createMonitor, localStats, workerStats, primaryStats, STATS_FIELD, STATS_PATH } = require('./telemetry')
@@ -20,6 +21,7 @@ const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
 const EXIT_LISTEN_FAILED = 3
+const PARENT_GONE = 'the process that started this server is gone'
 
 const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
 
@@ -83,6 +85,10 @@ function runSingle (kind, config) {
     process.stdout.write(readyLine(kind, config, server.address().port, 1))
   })
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => stopServer(server))
+  watchParent(() => {
+    log(`${PARENT_GONE}; stopping`)
+    stopServer(server)
+  })
 }
 
 function runWorker (kind, config) {
@@ -156,6 +162,7 @@ function runPrimary (kind, config) {
     fork()
   })
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
+  watchParent(() => shutdown(0, `${kind}: ${PARENT_GONE}; stopping`))
   for (let i = 0; i < config.nServers; i++) fork()
 }
 
