@@ -30,7 +30,8 @@ class ResponseParser {
     this.slow = null
     this.stopped = false
     this.state = HEAD
-    this.partial = null // a head so far (a copy: the caller reuses its buffers)
+    this.partial = null // a head so far, in its first `kept` bytes (a copy: the caller reuses its buffers)
+    this.kept = 0
     this.status = 0
     this.keepAlive = true
     this.remaining = 0
@@ -77,6 +78,18 @@ class ResponseParser {
     return at
   }
 
+  // Appends buf from i to the head so far, in a buffer that doubles as it fills: a head sent a
+  // byte at a time costs linear time.
+  keep (buf, i) {
+    const need = this.kept + buf.length - i
+    if (this.partial === null || this.partial.length < need) {
+      const grown = Buffer.allocUnsafe(Math.max(need, this.partial === null ? 1024 : 2 * this.partial.length))
+      if (this.partial !== null) this.partial.copy(grown, 0, 0, this.kept)
+      this.partial = grown
+    }
+    this.kept += buf.copy(this.partial, this.kept, i)
+  }
+
   // For both paths: a final answer's head was read.
   begin (status, keepAlive) {
     this.status = status
@@ -103,19 +116,21 @@ class ResponseParser {
     let from = i
     let search = i
     let offset = 0 // bytes[k] is buf[k + offset] past the kept part
-    if (this.partial !== null) {
-      bytes = Buffer.concat([this.partial, buf.subarray(i)])
+    if (this.kept > 0) {
+      const kept = this.kept
+      this.keep(buf, i)
+      bytes = this.partial.subarray(0, this.kept)
       from = 0
-      search = Math.max(0, this.partial.length - 3)
-      offset = i - this.partial.length
+      search = Math.max(0, kept - 3)
+      offset = i - kept
     }
     const at = bytes.indexOf(HEAD_END, search)
+    if ((at < 0 ? bytes.length : at) - from > MAX_HEAD) return this.bad(buf.length)
     if (at < 0) {
-      if (bytes.length - from > MAX_HEAD) return this.bad(buf.length)
-      this.partial = Buffer.from(bytes.subarray(from))
+      if (bytes === buf) this.keep(buf, i)
       return buf.length
     }
-    this.partial = null
+    this.kept = 0
     const head = parseHead(bytes.latin1Slice(from, at + 2), this.pending[0].isHead)
     if (head === SLOW) {
       this.slow = createSlowParser(this)
