@@ -146,7 +146,7 @@ class ResponseParser {
     } else {
       this.state = SIZED
       this.remaining = head.length
-      if (head.length === 0) this.complete()
+      if (head.length === 0) return this.ended(at + 4 + offset, buf.length)
     }
     return at + 4 + offset
   }
@@ -155,15 +155,21 @@ class ResponseParser {
     const take = Math.min(this.remaining, buf.length - i)
     if (this.body !== null) this.addBody(buf.subarray(i, i + take))
     this.remaining -= take
-    if (this.remaining === 0) this.complete()
-    return i + take
+    return this.remaining === 0 ? this.ended(i + take, buf.length) : i + take
   }
 
   readChunked (buf, i) {
     const at = this.chunked.read(buf, i, this.body === null ? null : this.addBody)
     if (this.chunked.failed) return this.bad(buf.length)
-    if (this.chunked.done) this.complete()
-    return at
+    return this.chunked.done ? this.ended(at, buf.length) : at
+  }
+
+  // An answer's last byte is before `next`: bytes after the last answer these may hold were never
+  // asked for, and spoil that answer (the slow path can tell them only at the next answer).
+  ended (next, n) {
+    if (this.allowed === 1 && next < n) return this.bad(n)
+    this.complete()
+    return next
   }
 }
 
