@@ -8,8 +8,18 @@
 const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
+const { wantsHelp, entryHelp } = require('../lib/help')
 
 const args = process.argv.slice(2)
+if (wantsHelp(args)) {
+  process.stdout.write(entryHelp({
+    usage: 'node bench/minimal-server.js [--chunked] [DATA_DIR]',
+    about: 'A node:http server answering every GET with a short text and every POST with `success`; --chunked:\n' +
+      'without a Content-Length; DATA_DIR: POSTs append their body to DATA_DIR/KEY. Prints its port on stdout.',
+    config: false
+  }))
+  process.exit(0)
+}
 const chunked = args[0] === '--chunked'
 const dataDir = args[chunked ? 1 : 0]
 

@@ -1,10 +1,12 @@
 'use strict'
 // `node client [--config=FILE] [--KEY=VALUE ...] [--out=FILE] [--json=FILE]`: loads the server,
-// verifies what it wrote, prints CSV on stdout (or --out), a summary on stderr, JSON to --json.
+// verifies what it wrote, prints CSV on stdout (or --out), a summary on stderr, JSON to --json;
+// --help lists the flags.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { loadConfig, runMain, ConfigError, str } = require('../lib/config')
+const { wantsHelp, helpSection, entryHelp } = require('../lib/help')
 const { describeEnv } = require('../lib/env')
 const { watchParent } = require('../lib/parent-watch')
 const { newRunId, decodeBitset } = require('./ledger')
@@ -24,6 +26,19 @@ const outputFile = (v) => {
   return v
 }
 
+const FLAGS = { out: outputFile, json: outputFile }
+const FLAGS_HELP = { out: 'write the CSV to this file instead of stdout', json: 'write the whole report as JSON to this file' }
+
+function help () {
+  return entryHelp({
+    usage: 'node client [--config=FILE] [--KEY=VALUE ...] [--out=FILE] [--json=FILE]',
+    about: 'Loads a server that speaks the experiment\'s interface (GET /get?key=K, POST /put?key=K) from nClients\n' +
+      'processes, verifies what it wrote, prints CSV on stdout (or --out) and a summary on stderr.\n' +
+      'Exit status: 0 every operation succeeded and verification passed, 1 otherwise, 2 a bad flag.',
+    sections: [helpSection('Client flags', FLAGS, FLAGS_HELP, { out: 'stdout', json: 'none' })]
+  })
+}
+
 /**
  * Runs the client: exit status 0 when every operation succeeded and verification passed, else 1
  * (the CSV and JSON still say what failed).
@@ -32,7 +47,11 @@ const outputFile = (v) => {
  * @throws {ConfigError} at once, for a bad config or flag, or an unreadable dataPath
  */
 function main (argv) {
-  const { config, options } = loadConfig(argv, { out: outputFile, json: outputFile })
+  if (wantsHelp(argv)) {
+    process.stdout.write(help())
+    return Promise.resolve(0)
+  }
+  const { config, options } = loadConfig(argv, FLAGS)
   let sizesBefore = null
   if (config.verify) {
     try {

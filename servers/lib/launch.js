@@ -6,6 +6,7 @@ const cluster = require('node:cluster')
 const fs = require('node:fs')
 const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { wantsHelp, entryHelp } = require('../../lib/help')
 const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
@@ -172,6 +173,13 @@ function runPrimary (kind, config) {
  * @param {string[]} argv the process's arguments after the script
  */
 function launch (kind, argv = process.argv.slice(2)) {
+  if (wantsHelp(argv)) {
+    return process.stdout.write(entryHelp({
+      usage: `node servers/${kind}.js [--config=FILE] [--KEY=VALUE ...]`,
+      about: `The ${kind} server: GET /get?key=K, POST /put?key=K, its telemetry at /_stats. When it listens it prints\n` +
+        `\`listening http://HOST:PORT kind=${kind} workers=N pid=PID\` on stdout; SIGTERM stops it.`
+    }))
+  }
   const { config } = runMain(kind, () => {
     const loaded = loadConfig(argv)
     try {
