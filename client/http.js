@@ -39,7 +39,7 @@ class Connection {
     this.socket = null
     this.busy = false
     this.parser = null // one per socket: bytes of a dropped socket never reach the next one's
-    this.opened = 0 // sockets opened so far: more than one means some were closed
+    this.opened = 0 // connections made so far: more than one means some were closed
     this.announced = null // what the server announced in an X-Bench-Stats field, if it did
     // One timer per connection, re-armed at every send: cheaper than a timer per request.
     // (setTimeout takes at most 2^31-1 ms; it would fire at once for more.)
@@ -67,6 +67,7 @@ class Connection {
       noDelay: true,
       onread: { buffer: READ_BUFFER, callback: (n, buf) => { if (socket === this.socket) this.parser.push(buf.subarray(0, n)) } }
     })
+    socket.once('connect', () => { this.opened++ })
     socket.on('error', (err) => { if (socket === this.socket) this.fail(err.code || 'socket-error') })
     // The server closed: an answer whose body runs to the close ends here; one cut short fails.
     socket.on('end', () => { if (socket === this.socket) this.parser.end() })
@@ -76,7 +77,6 @@ class Connection {
       onResponse: (status, body, keepAlive) => this.answered(status, body, keepAlive),
       onError: (kind) => this.fail(kind)
     })
-    this.opened++
   }
 
   answered (status, body, keepAlive) {

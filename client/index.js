@@ -64,6 +64,16 @@ function main (argv) {
   return runClient(config, options, sizesBefore)
 }
 
+// Why the files are not checked, or null. A server that did not announce itself as one of this
+// project's (X-Bench-Stats) writes somewhere else than the project's own data folder: its files
+// are checked where the user says they are, never in a folder it does not write to.
+function unverifiable (config, announced) {
+  if (!config.verify) return 'skipped (--verify=false)'
+  if (announced !== null || config.dataPath !== loadConfig([]).config.dataPath) return null
+  return `not done: the server did not announce itself as one of this project's, and dataPath is this project's own folder (${config.dataPath}); ` +
+    '--dataPath=ITS_DATA_FOLDER checks its files'
+}
+
 async function runClient (config, options, sizesBefore) {
   const runId = newRunId()
   let run
@@ -75,7 +85,8 @@ async function runClient (config, options, sizesBefore) {
     return 1
   }
   const acks = run.processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
-  const verification = config.verify ? verifyFiles({ config, runId, sizesBefore, acks }) : { checked: false }
+  const notChecked = unverifiable(config, run.announced)
+  const verification = notChecked === null ? verifyFiles({ config, runId, sizesBefore, acks }) : { checked: false, reason: notChecked }
   const primaryMaxRssKb = process.resourceUsage().maxRSS // after verification, its biggest cost
   const report = buildReport({ config, runId, env: describeEnv(), run, verification, primaryMaxRssKb })
   const csv = formatCsv(report)

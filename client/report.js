@@ -96,7 +96,7 @@ function formatSummary (report) {
   lines.push(v.checked
     ? `  verification: ${v.records} records in ${v.files} files, ${v.acknowledged} acknowledged: ${v.lost} lost, ` +
       `${v.duplicated} duplicated, ${v.torn} torn, ${v.unknown} unknown; ${v.bytes} bytes appended, ${v.expectedBytes} expected`
-    : '  verification: skipped (--verify=false)')
+    : `  verification: ${v.reason}`)
   lines.push(`  client CPU: ${(clientCpuUs.user / 1e6).toFixed(2)} s user, ${(clientCpuUs.system / 1e6).toFixed(2)} s system`)
   if (report.serverStats !== null) lines.push(formatServerStats(report.serverStats))
   for (const problem of report.problems) lines.push(`  ${problem}`)

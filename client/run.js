@@ -84,7 +84,8 @@ function runPhase (workers, msg) {
  * Runs the load against the server.
  * @param {object} config a validated config
  * @param {{ runId: string, progress: boolean }} options progress: draw a bar on stderr
- * @returns {Promise<{ startedAt: string, wallTimeMs: number, server: object, processes: object[] }>}
+ * @returns {Promise<{ startedAt: string, wallTimeMs: number, announced: string|null, server: object, processes: object[] }>}
+ *   announced: what the server's warm-up answers announced in X-Bench-Stats, if anything;
  *   server: { stats, problem } of the server's telemetry over the measured phase (client/server-stats.js),
  *   or problem alone telling that the server went away;
  *   processes: one entry per process: { index, pid, result (its report, or null if it died first), exit }
@@ -103,7 +104,8 @@ async function runClients (config, { runId, progress }) {
   }
   await runPhase(workers, { phase: 'create' }) // every file exists before any warm-up GET
   const warmed = await runPhase(workers, { phase: 'warm' })
-  const stats = planServerStats(config, warmed.find((msg) => msg !== null && msg.announced !== null)?.announced ?? null)
+  const announced = warmed.find((msg) => msg !== null && msg.announced !== null)?.announced ?? null
+  const stats = planServerStats(config, announced)
   // Every warm-up response is in, so the server's new window holds the measured phase only.
   const resetProblem = stats.path === null ? stats.problem : await resetServerStats(config, stats.path)
   if (bar !== null) bar.start(config.nOperations, 0)
@@ -123,6 +125,7 @@ async function runClients (config, { runId, progress }) {
   return {
     startedAt,
     wallTimeMs,
+    announced,
     server: gone ? { stats: null, problem: goneProblem(config, stats.path !== null && resetProblem !== null) } : server,
     processes: workers.map((w, k) => ({ index: w.index, pid: w.pid, result: results[k], exit: w.exit }))
   }

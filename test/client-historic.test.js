@@ -32,6 +32,15 @@ t.test('a historic-style server is measured to the end: exit 0, a full CSV, ever
   t.same(await get(server.port), { status: 200, chunked: true }, 'and it still answers, chunked')
 })
 
+t.test('without --dataPath its files are not looked for in the project\'s own folder: the run passes and says so', async (t) => {
+  const dataPath = t.testdir()
+  const server = await startHistoricServer(t, dataPath)
+  const { code, stderr, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, ...FLAGS])
+  t.equal(code, 0, stderr)
+  t.match(report.verification, { checked: false, reason: /^not done: the server did not announce itself as one of this project's, and dataPath is this project's own folder .*--dataPath=ITS_DATA_FOLDER/ })
+  t.match(stderr, /\n {2}verification: not done: /)
+})
+
 t.test('--serverStats=true against it: the server dies at the reset, and the client tells that once as the cause', async (t) => {
   const dataPath = t.testdir()
   const server = await startHistoricServer(t, dataPath)
