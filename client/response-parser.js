@@ -10,6 +10,8 @@ const { parseHead, SLOW } = require('./response-head')
 
 const BAD = 'bad-response'
 const HEAD_END = Buffer.from('\r\n\r\n')
+// What the parser must know of a request, one object per kind rather than one per request.
+const REQUESTS = [[false, false], [false, true], [true, false], [true, true]].map(([isHead, wantBody]) => Object.freeze({ isHead, wantBody }))
 // What the fast path is reading: a head, a Content-Length body, a chunked body.
 const HEAD = 0
 const SIZED = 1
@@ -41,7 +43,7 @@ class ResponseParser {
 
   /** Announces a request just sent: isHead, a HEAD request (its answer has no body); wantBody, keep the body. */
   expect (isHead, wantBody) {
-    this.pending.push({ isHead, wantBody })
+    this.pending.push(REQUESTS[(isHead ? 2 : 0) + (wantBody ? 1 : 0)])
   }
 
   /** Reads bytes; the caller may reuse buf as soon as this returns. */

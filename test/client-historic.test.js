@@ -59,6 +59,17 @@ t.test('--serverStats=true against it: the server dies at the reset, and the cli
   t.equal(stderr.split('went away').length - 1, 1, 'told once on stderr')
 })
 
+t.test('a server that dies mid-run: the client says once that it went away, as the cause of the failures', async (t) => {
+  const dataPath = t.testdir()
+  const server = await startHistoricServer(t, dataPath, { dieAfter: 100 })
+  const { code, stderr, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, ...FLAGS])
+  t.equal(code, 1)
+  t.same(server.exited, { code: 1, signal: null })
+  t.ok(report.errorCount > 100, `${report.errorCount} operations failed`)
+  t.same(report.problems, [`server: 127.0.0.1:${server.port} went away during the run (it refuses connections now): the failed operations are its absence, not its speed`], 'one line: no telemetry line besides')
+  t.equal(stderr.split('went away').length - 1, 1, 'told once on stderr')
+})
+
 t.test('a server that overwrites instead of appending shows as failed verification, not as speed', async (t) => {
   const dataPath = t.testdir()
   const server = await startHistoricServer(t, dataPath, { overwrite: true })
