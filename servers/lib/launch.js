@@ -45,7 +45,8 @@ function createServer (kind, config, stats) {
   }, app)
   // Counted outside express so that the count costs no middleware layer. Every answer announces
   // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
-  server.on('request', (req, res) => {
+  // Before express, which may answer at once.
+  server.prependListener('request', (req, res) => {
     res.setHeader(STATS_FIELD, STATS_PATH)
     if (!req.url.startsWith(STATS_PATH)) stats.count()
   })
