@@ -48,6 +48,7 @@ class ResponseParser {
 
   /** Reads bytes; the caller may reuse buf as soon as this returns. */
   push (buf) {
+    if (this.stopped) return
     this.allowed = this.pending.length
     if (this.slow !== null) return this.slow.push(buf)
     let i = 0
