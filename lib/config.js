@@ -58,7 +58,8 @@ const SCHEMA = {
   concurrency: int(1, 1000),
   rate: int(0),
   timeout: int(1, 2 ** 31 - 1), // setTimeout's longest delay
-  verify: bool
+  verify: bool,
+  serverStats: (v) => { try { return v === 'auto' ? v : bool(v) } catch { throw 'must be auto, true or false' } }
 }
 
 function fail (key, why, value) {

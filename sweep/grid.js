@@ -26,7 +26,9 @@ const RUN_OPTIONS = {
   readyTimeout: int(1),
   keepData: bool
 }
+const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false } // and a random seed
 const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa }
+const CELL_TIMEOUT_MS = 300000
 const SWEEP_LISTS = {
   kinds: kind,
   nServers: SCHEMA.nServers,
@@ -70,7 +72,7 @@ const COMMON_FLAGS = ['--serverPort=0']
  * @returns {object}
  */
 function runOptions (given, defaults) {
-  return { readyTimeout: 15000, keepData: false, seed: crypto.randomInt(2 ** 32), ...defaults, ...given }
+  return { ...RUN_DEFAULTS, seed: crypto.randomInt(2 ** 32), ...defaults, ...given }
 }
 
 /**
@@ -124,7 +126,7 @@ function planSweep (command, argv, runKind) {
   const { lists, rest } = takeLists(argv, SWEEP_LISTS)
   const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
-  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: 300000, aa: preset.aa() })
+  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa() })
   const grid = {
     kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
     nServers: [config.nServers],
@@ -167,4 +169,7 @@ function planSweep (command, argv, runKind) {
   return { command, config, options, grid, notes, runs: schedule([...cells.values()], options.repeats, options.seed) }
 }
 
-module.exports = { planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }
+module.exports = {
+  planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS,
+  SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, IO_DEPTH_DEFAULT
+}

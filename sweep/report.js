@@ -11,6 +11,7 @@ const { compareKinds, noiseFloor, fitScaling } = require('./report-compare')
 const { crossoverGroups } = require('./report-crossover')
 const { buildCharts } = require('./report-charts')
 const { reportHtml } = require('./report-html')
+const { wantsHelp, entryHelp } = require('../lib/help')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
@@ -41,6 +42,15 @@ function renderReport (dir) {
 
 if (require.main === module) {
   const dir = process.argv[2]
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(entryHelp({
+      usage: 'node sweep/report.js RESULTS_DIR',
+      about: 'Renders RESULTS_DIR/report.html, RESULTS_DIR/cells.csv and RESULTS_DIR/charts/*.svg from a results folder\n' +
+        'and prints the files written. Exit status: 0, 1 the folder could not be read, 2 no folder given.',
+      config: false
+    }))
+    process.exit(0)
+  }
   if (!dir) {
     process.stderr.write('usage: node sweep/report.js RESULTS_DIR\n')
     process.exit(2)

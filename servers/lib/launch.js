@@ -6,10 +6,11 @@ const cluster = require('node:cluster')
 const fs = require('node:fs')
 const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { wantsHelp, entryHelp } = require('../../lib/help')
 const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
-const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
+const { createMonitor, localStats, workerStats, primaryStats, STATS_FIELD, STATS_PATH } = require('./telemetry')
 
 const KINDS = {
   sync: { store: createSyncStore, cluster: false },
@@ -42,8 +43,13 @@ function createServer (kind, config, stats) {
     // Node checks the two timeouts above only this often (30 s by default).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
   }, app)
-  // Counted outside express so that the count costs no middleware layer.
-  server.on('request', (req) => { if (!req.url.startsWith('/_stats')) stats.count() })
+  // Counted outside express so that the count costs no middleware layer. Every answer announces
+  // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
+  // Before express, which may answer at once.
+  server.prependListener('request', (req, res) => {
+    res.setHeader(STATS_FIELD, STATS_PATH)
+    if (!req.url.startsWith(STATS_PATH)) stats.count()
+  })
   return server
 }
 
@@ -168,6 +174,13 @@ function runPrimary (kind, config) {
  * @param {string[]} argv the process's arguments after the script
  */
 function launch (kind, argv = process.argv.slice(2)) {
+  if (wantsHelp(argv)) {
+    return process.stdout.write(entryHelp({
+      usage: `node servers/${kind}.js [--config=FILE] [--KEY=VALUE ...]`,
+      about: `The ${kind} server: GET /get?key=K, POST /put?key=K, its telemetry at /_stats. When it listens it prints\n` +
+        `\`listening http://HOST:PORT kind=${kind} workers=N pid=PID\` on stdout; SIGTERM stops it.`
+    }))
+  }
   const { config } = runMain(kind, () => {
     const loaded = loadConfig(argv)
     try {
