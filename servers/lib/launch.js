@@ -10,6 +10,7 @@ const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
 const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
+const { createFaultLog, faultLine } = require('./faults')
 
 const KINDS = {
   sync: { store: createSyncStore, cluster: false },
@@ -21,19 +22,28 @@ const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
 const EXIT_LISTEN_FAILED = 3
+const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
 const PARENT_GONE = 'the process that started this server is gone'
 
 const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
+// The log of storage faults in the process that writes the log; told again at exit.
+function loggedFaults () {
+  const faults = createFaultLog({ emit: (e) => log(faultLine(e)) })
+  process.on('exit', () => faults.flush())
+  return faults
+}
 
 /**
  * Builds the http.Server for one process, with every HTTP limit set explicitly.
  * @param {string} kind one of KINDS
  * @param {object} config a validated config
  * @param {object} stats this process's telemetry (servers/lib/telemetry.js)
+ * @param {object} [faults] where storage faults go (servers/lib/faults.js)
  * @returns {http.Server}
  */
-function createServer (kind, config, stats) {
-  const app = createApp({ config, store: KINDS[kind].store(config), stats, log })
+function createServer (kind, config, stats, faults) {
+  const store = KINDS[kind].store(config, { shared: KINDS[kind].cluster })
+  const app = createApp({ config, store, stats, log, faults })
   const server = http.createServer({
     headersTimeout: config.headersTimeout,
     requestTimeout: config.requestTimeout,
@@ -72,7 +82,7 @@ function stopServer (server) {
 }
 
 function runSingle (kind, config) {
-  const server = createServer(kind, config, localStats(kind, createMonitor('single')))
+  const server = createServer(kind, config, localStats(kind, createMonitor('single')), loggedFaults())
   server.on('error', (err) => {
     process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
     process.exit(1)
@@ -88,7 +98,12 @@ function runSingle (kind, config) {
 }
 
 function runWorker (kind, config) {
-  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')))
+  // Faults are counted here and told by the primary, so that a cluster's log says each once.
+  const faults = createFaultLog({
+    windowMs: WORKER_FAULT_WINDOW_MS,
+    emit: (e) => { if (process.connected) process.send({ type: 'fault', ...e }) }
+  })
+  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')), faults)
   server.on('error', (err) => {
     process.send({ type: 'listen-failed', message: portInUse(err, config) })
     process.exit(EXIT_LISTEN_FAILED)
@@ -96,7 +111,10 @@ function runWorker (kind, config) {
   server.listen(config.serverPort, config.serverHostname)
   // The primary asks us to stop; a signal to the whole group does too; and if the primary is
   // gone (even by SIGKILL) the IPC channel closes and we must not outlive it.
-  const stop = () => stopServer(server)
+  const stop = () => {
+    faults.flush()
+    stopServer(server)
+  }
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
   process.on('message', (msg) => { if (msg === 'stop') stop() })
   process.on('disconnect', stop)
@@ -109,6 +127,7 @@ function runPrimary (kind, config) {
   let ready = false
   let stopping = false
   const onStats = primaryStats(live, createMonitor('primary'))
+  const faults = loggedFaults()
 
   const fork = () => {
     const worker = cluster.fork()
@@ -117,6 +136,7 @@ function runPrimary (kind, config) {
     worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
     worker.on('message', (msg) => {
       if (msg?.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
+      else if (msg?.type === 'fault') faults.note(msg.key, msg.message, msg.count)
       else onStats(worker, msg)
     })
     return worker
@@ -170,6 +190,9 @@ function runPrimary (kind, config) {
 function launch (kind, argv = process.argv.slice(2)) {
   const { config } = runMain(kind, () => {
     const loaded = loadConfig(argv)
+    if (loaded.config.fsync === 'group' && KINDS[kind].store === createSyncStore) {
+      throw new ConfigError(`fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`)
+    }
     try {
       fs.mkdirSync(loaded.config.dataPath, { recursive: true })
     } catch (err) {
