@@ -9,8 +9,11 @@ const { loadConfig, runMain, ConfigError } = require('../../lib/config')
 const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
-const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
-const { createFaultLog, faultLine } = require('./faults')
+const { createMonitor, localStats, workerStats } = require('./telemetry')
+const { createFaultLog } = require('./faults')
+const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('./process-io')
+const { runPrimary } = require('./primary')
+const { limitPipelining } = require('./pipeline')
 
 const KINDS = {
   sync: { store: createSyncStore, cluster: false },
@@ -18,20 +21,8 @@ const KINDS = {
   'sync-cluster': { store: createSyncStore, cluster: true },
   'async-cluster': { store: createAsyncStore, cluster: true }
 }
-const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
-const MAX_DEATHS = 5
-const DEATH_WINDOW_MS = 10000
-const EXIT_LISTEN_FAILED = 3
 const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
-const PARENT_GONE = 'the process that started this server is gone'
-
-const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
-// The log of storage faults in the process that writes the log; told again at exit.
-function loggedFaults () {
-  const faults = createFaultLog({ emit: (e) => log(faultLine(e)) })
-  process.on('exit', () => faults.flush())
-  return faults
-}
+const PIPELINE_LIMIT = 16 // requests of one connection in the app at once (servers/lib/pipeline.js)
 
 /**
  * Builds the http.Server for one process, with every HTTP limit set explicitly.
@@ -51,20 +42,10 @@ function createServer (kind, config, stats, faults) {
     maxHeaderSize: config.maxHeaderSize,
     // Node checks the two timeouts above only this often (30 s by default).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
-  }, app)
+  }, limitPipelining(app, PIPELINE_LIMIT))
   // Counted outside express so that the count costs no middleware layer.
   server.on('request', (req) => { if (!req.url.startsWith('/_stats')) stats.count() })
   return server
-}
-
-function portInUse (err, config) {
-  return err.code === 'EADDRINUSE'
-    ? `port ${config.serverPort} on ${config.serverHostname} is already in use`
-    : `cannot listen on ${config.serverHostname}:${config.serverPort}: ${err.code || err.message}`
-}
-
-function readyLine (kind, config, port, workers) {
-  return `listening http://${config.serverHostname}:${port} kind=${kind} workers=${workers} pid=${process.pid}\n`
 }
 
 /** Stops accepting, lets in-flight requests finish, then exits 0; force-closes at the grace limit. */
@@ -118,68 +99,6 @@ function runWorker (kind, config) {
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
   process.on('message', (msg) => { if (msg === 'stop') stop() })
   process.on('disconnect', stop)
-}
-
-function runPrimary (kind, config) {
-  const live = new Set()
-  const deaths = []
-  let listening = 0
-  let ready = false
-  let stopping = false
-  const onStats = primaryStats(live, createMonitor('primary'))
-  const faults = loggedFaults()
-
-  const fork = () => {
-    const worker = cluster.fork()
-    live.add(worker)
-    // EPIPE: a message to a worker that is already exiting; its 'exit' is handled below.
-    worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
-    worker.on('message', (msg) => {
-      if (msg?.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
-      else if (msg?.type === 'fault') faults.note(msg.key, msg.message, msg.count)
-      else onStats(worker, msg)
-    })
-    return worker
-  }
-  const shutdown = (code, message) => {
-    if (stopping) return
-    if (message) process.stderr.write(message + '\n')
-    stopping = true
-    process.exitCode = code
-    if (live.size === 0) process.exit(code)
-    for (const w of live) if (w.isConnected()) w.send('stop')
-    setTimeout(() => {
-      for (const w of live) w.process.kill('SIGKILL')
-      process.exit(code)
-    }, STOP_GRACE_MS + 500).unref()
-  }
-
-  cluster.on('listening', (worker, address) => {
-    listening++
-    if (!ready && listening === config.nServers) {
-      ready = true
-      process.stdout.write(readyLine(kind, config, address.port, config.nServers))
-    }
-  })
-  cluster.on('exit', (worker, code, signal) => {
-    live.delete(worker)
-    if (stopping) {
-      if (live.size === 0) process.exit(process.exitCode)
-      return
-    }
-    if (code === EXIT_LISTEN_FAILED) return shutdown(1)
-    const now = Date.now()
-    deaths.push(now)
-    while (deaths[0] < now - DEATH_WINDOW_MS) deaths.shift()
-    log(`worker ${worker.process.pid} died (code ${code}, signal ${signal}); re-forking`)
-    if (deaths.length > MAX_DEATHS) {
-      return shutdown(1, `${kind}: more than ${MAX_DEATHS} worker deaths in ${DEATH_WINDOW_MS / 1000} s; giving up`)
-    }
-    fork()
-  })
-  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
-  watchParent(() => shutdown(0, `${kind}: ${PARENT_GONE}; stopping`))
-  for (let i = 0; i < config.nServers; i++) fork()
 }
 
 /**
