@@ -32,10 +32,13 @@ const SWEEP_LISTS = {
   uvThreadpoolSize: int(1, 1024),
   schedPolicy: (v) => { if (v !== 'rr' && v !== 'none') throw 'must be rr or none'; return v },
   readsPerWrite: SCHEMA.readsPerWrite,
-  valueBytes: int(1)
+  valueBytes: int(1),
+  fsync: SCHEMA.fsync
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', fsync: 'fs-' }
+// A sync server handles one request at a time per process: no two PUTs can share a flush.
+const hasCell = (combo) => combo.fsync !== 'group' || combo.kind.startsWith('async')
 
 // Defaults per command; the flags go before the user's, so the user's win.
 const PRESETS = {
@@ -103,6 +106,7 @@ function planSweep (command, argv, runKind) {
     schedPolicy: [schedPolicy()],
     readsPerWrite: [config.readsPerWrite],
     valueBytes: [Buffer.byteLength(config.value)],
+    fsync: [config.fsync],
     ...preset.lists,
     ...lists,
     repeats: options.repeats,
@@ -113,17 +117,19 @@ function planSweep (command, argv, runKind) {
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
+    if (!hasCell(combo)) continue
     if (!KINDS[combo.kind].cluster) combo.nServers = 1
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
-    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`, `--value=${value}`]
+    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`, `--value=${value}`, `--fsync=${combo.fsync}`]
     try {
       cells.set(id, { ...combo, id, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
   }
+  if (cells.size === 0) throw new ConfigError('no cell to run: fsync=group needs an async kind')
   return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed) }
 }
 

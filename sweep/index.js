@@ -25,7 +25,8 @@ Commands
 Grid flags (comma-separated lists; sweep, quick, run)
   --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
   --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --schedPolicy=rr,none   --readsPerWrite=0,10,inf
-  --valueBytes=64,4096   (uvThreadpoolSize and schedPolicy reach the server as UV_THREADPOOL_SIZE and
+  --valueBytes=64,4096   --fsync=none,each,group (group: async kinds only)
+  (uvThreadpoolSize and schedPolicy reach the server as UV_THREADPOOL_SIZE and
   NODE_CLUSTER_SCHED_POLICY; not given, each cell gets and records this shell's effective value)
   --aa=KIND:nServers:nClients   the A/A cell, run as variants A and B to show the noise floor
                  (sweep default async-cluster:min(2,cores):4; off for none; quick and run: off)
@@ -42,8 +43,9 @@ Any config key (e.g. --nOperations=5000 --warmup=100 --config=FILE) passes throu
 servers get a free port unless --serverPort is given. See config.json for the keys.
 
 Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html.
-Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invalid or no report,
-2 bad flag, 130 interrupted (Ctrl-C stops the current cell and keeps the finished ones).
+Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invalid (e.g. "disk full")
+or no report, 2 bad flag, 130 interrupted (Ctrl-C stops the current cell and keeps the finished
+ones). Whatever ends the sweep, even SIGKILL, every server and client it started ends within 5 s.
 `
 
 /**
