@@ -131,8 +131,11 @@ for (const command of pick(['sweep'], Object.keys(SWEEPS))) {
     await done
     const { left, ms } = await allGone(marker)
     t.same(left, [], `nothing left (after ${ms} ms)`)
+    t.equal(fs.readdirSync(marker).length, 1, 'the killed sweep left its data root')
     const again = await runSweep(t, ['run', 'sync', '--nClients=1', '--nOperations=200', '--warmup=10', '--results=' + path.join(root, 'again'), folders[1]])
     t.equal(again.code, 0, `the next run is valid: ${again.stderr.split('\n').slice(-3).join(' | ')}`)
+    t.match(again.stderr, /removed .*, left by a sweep that is gone/)
+    t.same(fs.readdirSync(marker), [], 'and it removed the leftovers')
   })
 }
 
