@@ -14,17 +14,24 @@ const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants
 const RECORD = Buffer.from(`${'r'.repeat(58)}\n`)
 const STORES = [createSyncStore, createCallbackStore, createPromiseStore]
 
-// Calls fn, counting the calls of fs[name] meanwhile.
-async function counting (name, fn) {
-  const original = fs[name]
+// Calls fn, counting the calls of object[name] meanwhile (fs's by default).
+async function counting (name, fn, object = fs) {
+  const original = object[name]
   let calls = 0
-  fs[name] = (...args) => { calls++; return original(...args) }
+  object[name] = function (...args) { calls++; return original.apply(this, args) }
   try {
     await fn()
   } finally {
-    fs[name] = original
+    object[name] = original
   }
   return calls
+}
+
+// The FileHandle prototype, whose datasync the promise store calls.
+async function fileHandleProto (dir) {
+  const fh = await fs.promises.open(path.join(dir, 'probe'), 'w')
+  await fh.close()
+  return Object.getPrototypeOf(fh)
 }
 
 const statusOf = async (fn) => { try { await fn() } catch (err) { return err.status } }
@@ -84,12 +91,15 @@ t.test('fsync group: appends that finish while a flush runs share the next one',
 
 for (const create of STORES) {
   t.test(`${create.name}: fsync=each flushes every append before it resolves; none never`, async (t) => {
-    const syncName = create === createSyncStore ? 'fdatasyncSync' : 'fdatasync'
     const dir = t.testdir()
+    // Each store flushes with its own API: fdatasyncSync, fs.fdatasync, FileHandle.datasync.
+    const [name, object] = create === createSyncStore
+      ? ['fdatasyncSync', fs]
+      : create === createCallbackStore ? ['fdatasync', fs] : ['datasync', await fileHandleProto(dir)]
     const each = create({ dataPath: dir, sortSplitString: ' ', fsync: 'each' })
-    t.equal(await counting(syncName, () => Promise.all([each.append('k', RECORD), each.append('k', RECORD), each.append('j', RECORD)])), 3)
+    t.equal(await counting(name, () => Promise.all([each.append('k', RECORD), each.append('k', RECORD), each.append('j', RECORD)]), object), 3)
     const none = create({ dataPath: dir, sortSplitString: ' ' })
-    t.equal(await counting(syncName, () => none.append('k', RECORD)), 0)
+    t.equal(await counting(name, () => none.append('k', RECORD), object), 0)
     t.equal(fs.readFileSync(path.join(dir, 'k'), 'utf8'), RECORD.toString().repeat(3))
   })
 
@@ -129,6 +139,20 @@ for (const create of STORES) {
     t.equal(lines.filter((l) => l === RECORD.toString().trim()).length, fit, 'every acknowledged record')
     t.match(lines.at(-1), /^ +$/, 'then the failed one, blanked')
     t.equal(lines.length, fit + 1)
+  })
+}
+
+for (const create of [createCallbackStore, createPromiseStore]) {
+  t.test(`${create.name}: fsync=group lets concurrent appends to one file share flushes`, async (t) => {
+    const dir = t.testdir()
+    const store = create({ dataPath: dir, sortSplitString: ' ', fsync: 'group' })
+    // A slow disk: each flush takes 100 ms more, so the other seven finish their writes meanwhile.
+    const original = fs.fdatasync
+    fs.fdatasync = (fd, done) => original(fd, (err) => setTimeout(done, 100, err))
+    t.teardown(() => { fs.fdatasync = original })
+    const calls = await counting('fdatasync', () => Promise.all(Array.from({ length: 8 }, () => store.append('k', RECORD))))
+    t.ok(calls >= 2 && calls <= 3, `${calls} flushes for 8 appends: the first alone, the rest together`)
+    t.equal(fs.readFileSync(path.join(dir, 'k'), 'utf8'), RECORD.toString().repeat(8))
   })
 }
 

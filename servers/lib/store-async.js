@@ -91,7 +91,8 @@ function createPromiseStore ({ dataPath, sortSplitString, fsync = 'none' }, { sh
           release()
         }
         if (failure) throw failure
-        await new Promise((resolve, reject) => flush(key, fh.fd, (err) => (err ? reject(err) : resolve())))
+        if (fsync === 'each') await fh.datasync()
+        else if (fsync === 'group') await new Promise((resolve, reject) => flush(key, fh.fd, (err) => (err ? reject(err) : resolve())))
       } catch (err) {
         throw classify(err, false)
       } finally {
