@@ -24,6 +24,7 @@ for (const kind of KINDS) {
     const disk = mountTmpfs(t)
     if (!disk) return
     const ballast = fillDisk(disk, FREE)
+    const startedAt = Date.now()
     const srv = await startServer(t, kind, { dataPath: disk })
     const { code, report } = await runClient(t, t.testdir(), [`--serverPort=${srv.port}`, `--dataPath=${disk}`, ...CLIENT])
     t.equal(code, 1, 'exit 1: some operations failed')
@@ -50,7 +51,9 @@ for (const kind of KINDS) {
 
     await stopChild(srv)
     const lines = srv.stderr.split('\n').filter(Boolean)
-    t.ok(lines.length < 5, `${lines.length} log lines:\n${srv.stderr}`)
+    // Fewer than 5; one more per 10 s only if a very loaded machine makes the run that long.
+    const bound = Math.max(4, 2 + Math.ceil((Date.now() - startedAt) / 10000))
+    t.ok(lines.length <= bound, `${lines.length} log lines (at most ${bound}):\n${srv.stderr}`)
     t.match(lines[0], /PUT failed: disk full \(ENOSPC\)/)
     t.notMatch(srv.stderr, /\n\s+at /, 'no stack trace')
     const told = lines.slice(1).map((l) => Number(/PUT ENOSPC: (\d+) more failure/.exec(l)?.[1] ?? 0))
