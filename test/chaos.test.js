@@ -24,11 +24,11 @@ const LOAD = ['--nClients=2', '--concurrency=2', '--readsPerWrite=1', '--nFiles=
   `--rate=${pick(400, 500)}`, `--nOperations=${pick(1600, 5000)}`]
 
 // A server and a client on a fresh data folder; the fault strikes once the measured phase runs.
-async function underLoad (t, kind, fault, { clientArgs = [] } = {}) {
+async function underLoad (t, kind, fault) {
   const root = t.testdir({ data: {} }) // the client's JSON goes beside the data folder, not in it
   const dataPath = path.join(root, 'data')
   const srv = await startServer(t, kind, { dataPath })
-  const client = startClient(t, root, [`--serverPort=${srv.port}`, `--dataPath=${dataPath}`, ...LOAD, ...clientArgs])
+  const client = startClient(t, root, [`--serverPort=${srv.port}`, `--dataPath=${dataPath}`, ...LOAD])
   const early = await Promise.race([measuredPhase(srv).then(() => null), client.done])
   if (early) throw new Error(`the client ended before its measured phase: ${early.stderr}`)
   await sleep(500)
@@ -81,9 +81,12 @@ for (const kind of pick(['sync-cluster'], ['sync-cluster', 'async-cluster'])) {
 
 for (const kind of pick(['async'], ALL)) {
   t.test(`kill the server (${kind}): the client counts refused and reset requests, finishes, exits 1; what was acknowledged is there, nothing torn; no process left`, async (t) => {
-    const { client, dataPath } = await underLoad(t, kind, async ({ srv }) => {
+    let serverGone
+    const { client, dataPath } = await underLoad(t, kind, async ({ srv, dataPath }) => {
       process.kill(srv.pid, 'SIGKILL')
+      serverGone = await allGone(`--nServers=2 --dataPath=${dataPath}`) // the server's command line, not the client's
     })
+    t.same(serverGone.left, [], `the server's processes are gone within 5 s (${serverGone.ms} ms after SIGKILL)`)
     const { report } = client
     t.equal(client.code, 1)
     t.ok(report.errorCount > 0, `${report.errorCount} requests failed`)

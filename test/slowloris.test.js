@@ -42,7 +42,7 @@ for (const kind of KINDS) {
     const dataPath = t.testdir({ k: 'some text to sort and send back\n'.repeat(50) })
     const srv = await startServer(t, kind, { dataPath, args: [`--headersTimeout=${HEADERS_TIMEOUT}`, '--requestTimeout=8000'] })
     const probe = startProbe(t)
-    await probe.run(srv.port, 'k', 1000) // warm-up: JIT, caches, the connection path
+    await probe.run(srv.port, 'k', 500) // warm-up: JIT, caches, the connection path
     const quiet = []
     const attacked = []
     let slow = []
