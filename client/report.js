@@ -95,7 +95,8 @@ function formatSummary (report) {
   if (report.reconnects > 0) lines.push(`  connections: ${report.reconnects} opened again (closed by the server or after a failure)`)
   lines.push(v.checked
     ? `  verification: ${v.records} records in ${v.files} files, ${v.acknowledged} acknowledged: ${v.lost} lost, ` +
-      `${v.duplicated} duplicated, ${v.torn} torn, ${v.unknown} unknown; ${v.bytes} bytes appended, ${v.expectedBytes} expected`
+      `${v.duplicated} duplicated, ${v.torn} torn, ${v.unknown} unknown${v.blank ? `, ${v.blank} blank (failed writes blanked)` : ''}; ` +
+      `${v.bytes} bytes appended, ${v.expectedBytes} expected`
     : `  verification: ${v.reason}`)
   lines.push(`  client CPU: ${(clientCpuUs.user / 1e6).toFixed(2)} s user, ${(clientCpuUs.system / 1e6).toFixed(2)} s system`)
   if (report.serverStats !== null) lines.push(formatServerStats(report.serverStats))

@@ -43,6 +43,7 @@ const SCHEMA = {
   },
   sortSplitString: str,
   asyncApi: oneOf('callback', 'promise'),
+  fsync: oneOf('none', 'each', 'group'),
   nFiles: int(1, 100000),
   nOperations: int(1),
   nServers: (v) => (v === 'auto' ? os.availableParallelism() : int(1, 256)(v)),

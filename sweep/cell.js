@@ -16,7 +16,7 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json',
   // Appended columns: readers go by header name.
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
-  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
+  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
   'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
@@ -59,10 +59,12 @@ function measures (json) {
   }
 }
 
-/** Why the client's run is invalid, or '' if it is valid. */
+/** Why the client's run is invalid, or '' if it is valid. A full disk says so first. */
 function judge (client, json, log, timeoutMs) {
   if (client.timedOut) return `client did not finish within ${timeoutMs / 1000} s`
   if (client.code === 0 && json?.ok) return ''
+  const full = (json?.errors?.PUT?.['http-507'] ?? 0) + (json?.warmup?.errors?.PUT?.['http-507'] ?? 0)
+  if (full > 0) return `disk full: ${full} PUTs answered 507 Insufficient Storage`
   const how = `client exited (${client.signal || `code ${client.code}`})`
   if (!json) return `${how} without a readable JSON: ${log.lastLine()}`
   const found = json.verification || {}
@@ -101,6 +103,7 @@ async function runClientCell (run, ctx) {
     schedPolicy: cell.schedPolicy,
     readsPerWrite: cell.readsPerWrite,
     valueBytes: Buffer.byteLength(cell.config.value),
+    fsync: cell.fsync,
     oversubscribed: cell.nServers > os.availableParallelism(),
     variant: cell.variant ?? '',
     ioDelay: cell.ioDelay,

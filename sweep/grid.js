@@ -45,16 +45,19 @@ const SWEEP_LISTS = {
   },
   ioDepth: int(1, 4096),
   asyncApi: SCHEMA.asyncApi,
-  uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) }
+  uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) },
+  fsync: SCHEMA.fsync
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', uvUseIoUring: 'iou' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', uvUseIoUring: 'iou', fsync: 'fs-' }
 // Dimensions that mean nothing for some cells, which get '' instead, so they are not run twice:
 // the async API for a sync kind, the queue depth for a plain folder.
 const MOOT = { asyncApi: (c) => c.kind.startsWith('sync'), ioDepth: (c) => c.ioDelay === 'off' }
 const IO_DEPTH_DEFAULT = 64
 // The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
 const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [4], ioDelay: ['off', 1000] }
+// A sync server handles one request at a time per process: no two PUTs can share a flush.
+const hasCell = (combo) => combo.fsync !== 'group' || combo.kind.startsWith('async')
 
 // Defaults per command; the flags go before the user's, so the user's win.
 const PRESETS = {
@@ -139,6 +142,7 @@ function planSweep (command, argv, runKind) {
     ioDepth: [IO_DEPTH_DEFAULT],
     asyncApi: [config.asyncApi],
     uvUseIoUring: [uvUseIoUring()],
+    fsync: [config.fsync],
     ...preset.lists,
     ...lists,
     repeats: options.repeats,
@@ -151,19 +155,21 @@ function planSweep (command, argv, runKind) {
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
+    if (!hasCell(combo)) continue
     if (!KINDS[combo.kind].cluster) combo.nServers = 1
     for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
     const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`,
-      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`]
+      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`, `--fsync=${combo.fsync}`]
     try {
       cells.set(id, { ...combo, id, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
   }
+  if (cells.size === 0) throw new ConfigError('no cell to run: fsync=group needs an async kind')
   const why = [...cells.values()].some((c) => c.ioDelay !== 'off') && checkFuse()
   if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
   return { command, config, options, grid, notes, runs: schedule([...cells.values()], options.repeats, options.seed) }

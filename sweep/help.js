@@ -33,7 +33,8 @@ const LIST_HELP = {
   ioDelay: 'storage latency in µs before every read and write: off = a plain folder, a number = the FUSE delay layer (storage/)',
   ioDepth: 'queue depth of the FUSE delay layer',
   asyncApi: 'fs API of the async kinds: callback or promise',
-  uvUseIoUring: 'libuv\'s io_uring for the server\'s file I/O, 0 or 1 (UV_USE_IO_URING)'
+  uvUseIoUring: 'libuv\'s io_uring for the server\'s file I/O, 0 or 1 (UV_USE_IO_URING)',
+  fsync: 'durability of a PUT: none, each (fdatasync before the answer) or group (one flush for the PUTs that arrived meanwhile; async kinds only)'
 }
 
 /** What each option of the commands that run cells means (sweep/grid.js SWEEP_OPTIONS, sweep/peak.js PEAK_OPTIONS). */
@@ -60,7 +61,7 @@ const perCommand = (commands, value) => {
 
 function gridDefaults (commands) {
   const { config } = loadConfig([])
-  const raw = { nServers: 'auto (the CPU count)', nClients: config.nClients, readsPerWrite: config.readsPerWrite, asyncApi: config.asyncApi }
+  const raw = { nServers: 'auto (the CPU count)', nClients: config.nClients, readsPerWrite: config.readsPerWrite, asyncApi: config.asyncApi, fsync: config.fsync }
   const fallback = {
     ...raw,
     kinds: 'all',

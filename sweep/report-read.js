@@ -15,10 +15,10 @@ const FORMATS = {
       'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
     // Appended later: typed when present, null (variant '') in older folders.
     optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
-      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
+      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
       'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs'],
     load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'ioDelay', 'ioDepth', 'uvUseIoUring']
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring']
   },
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
@@ -32,7 +32,7 @@ const FORMATS = {
 const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
-  'variant', 'workerShares', 'ioDelay', 'asyncApi'])
+  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

@@ -151,3 +151,13 @@ t.test('ioDelay without FUSE exits 2 with one line saying what to install', asyn
   t.throws(() => planSweep('run', ['--ioDelay=100'], 'sync'), { constructor: ConfigError, message: `--ioDelay needs the FUSE storage layer: ${why}` })
   t.match(planSweep('quick', []).notes, [/^skipped the storage-latency slice \(sync and async at ioDelay off, 1000\): /], 'quick says why it skipped the slice')
 })
+
+t.test('fsync is a dimension: group runs for the async kinds only', async (t) => {
+  const plan = planSweep('sweep', ['--kinds=sync,async-cluster', '--nServers=2', '--nClients=1', '--fsync=none,group', '--aa=off', '--repeats=1'])
+  const cells = new Map(plan.runs.map((r) => [r.cell.id, r.cell]))
+  t.same([...cells.keys()].sort(), ['async-cluster-s2-c1-fs-group', 'async-cluster-s2-c1-fs-none', 'sync-s1-c1-fs-none'])
+  t.equal(cells.get('async-cluster-s2-c1-fs-group').config.fsync, 'group', 'it reaches the cell\'s config')
+  t.equal(planSweep('run', ['--fsync=each'], 'sync').runs[0].cell.config.fsync, 'each')
+  t.throws(() => planSweep('run', ['--fsync=group'], 'sync'), new ConfigError('no cell to run: fsync=group needs an async kind'))
+  t.throws(() => planSweep('quick', ['--fsync=some']), /--fsync must be one of none, each, group, got "some"/)
+})

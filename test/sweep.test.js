@@ -16,7 +16,7 @@ const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'cpuModel', 'totalMe
   'schedPolicy', 'schedPolicyDefault', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
 // The columns before these are the original ones, unchanged and in their order.
 const NEW_COLUMNS = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares',
-  'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
+  'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
   'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs']
 
 const folders = (t) => {

@@ -10,7 +10,11 @@ const { wantsHelp, entryHelp } = require('../../lib/help')
 const { watchParent } = require('../../lib/parent-watch')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
-const { createMonitor, localStats, workerStats, primaryStats, STATS_FIELD, STATS_PATH } = require('./telemetry')
+const { createMonitor, localStats, workerStats, STATS_FIELD, STATS_PATH } = require('./telemetry')
+const { createFaultLog } = require('./faults')
+const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('./process-io')
+const { runPrimary } = require('./primary')
+const { limitPipelining } = require('./pipeline')
 
 const KINDS = {
   sync: { store: createSyncStore, cluster: false },
@@ -18,23 +22,20 @@ const KINDS = {
   'sync-cluster': { store: createSyncStore, cluster: true },
   'async-cluster': { store: createAsyncStore, cluster: true }
 }
-const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
-const MAX_DEATHS = 5
-const DEATH_WINDOW_MS = 10000
-const EXIT_LISTEN_FAILED = 3
-const PARENT_GONE = 'the process that started this server is gone'
-
-const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
+const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
+const PIPELINE_LIMIT = 16 // requests of one connection in the app at once (servers/lib/pipeline.js)
 
 /**
  * Builds the http.Server for one process, with every HTTP limit set explicitly.
  * @param {string} kind one of KINDS
  * @param {object} config a validated config
  * @param {object} stats this process's telemetry (servers/lib/telemetry.js)
+ * @param {object} [faults] where storage faults go (servers/lib/faults.js)
  * @returns {http.Server}
  */
-function createServer (kind, config, stats) {
-  const app = createApp({ config, store: KINDS[kind].store(config), stats, log })
+function createServer (kind, config, stats, faults) {
+  const store = KINDS[kind].store(config, { shared: KINDS[kind].cluster })
+  const app = createApp({ config, store, stats, log, faults })
   const server = http.createServer({
     headersTimeout: config.headersTimeout,
     requestTimeout: config.requestTimeout,
@@ -42,7 +43,7 @@ function createServer (kind, config, stats) {
     maxHeaderSize: config.maxHeaderSize,
     // Node checks the two timeouts above only this often (30 s by default).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
-  }, app)
+  }, limitPipelining(app, PIPELINE_LIMIT))
   // Counted outside express so that the count costs no middleware layer. Every answer announces
   // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
   // Before express, which may answer at once.
@@ -51,16 +52,6 @@ function createServer (kind, config, stats) {
     if (!req.url.startsWith(STATS_PATH)) stats.count()
   })
   return server
-}
-
-function portInUse (err, config) {
-  return err.code === 'EADDRINUSE'
-    ? `port ${config.serverPort} on ${config.serverHostname} is already in use`
-    : `cannot listen on ${config.serverHostname}:${config.serverPort}: ${err.code || err.message}`
-}
-
-function readyLine (kind, config, port, workers) {
-  return `listening http://${config.serverHostname}:${port} kind=${kind} workers=${workers} pid=${process.pid}\n`
 }
 
 /** Stops accepting, lets in-flight requests finish, then exits 0; force-closes at the grace limit. */
@@ -78,7 +69,7 @@ function stopServer (server) {
 }
 
 function runSingle (kind, config) {
-  const server = createServer(kind, config, localStats(kind, createMonitor('single')))
+  const server = createServer(kind, config, localStats(kind, createMonitor('single')), loggedFaults())
   server.on('error', (err) => {
     process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
     process.exit(1)
@@ -94,7 +85,12 @@ function runSingle (kind, config) {
 }
 
 function runWorker (kind, config) {
-  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')))
+  // Faults are counted here and told by the primary, so that a cluster's log says each once.
+  const faults = createFaultLog({
+    windowMs: WORKER_FAULT_WINDOW_MS,
+    emit: (e) => { if (process.connected) process.send({ type: 'fault', ...e }) }
+  })
+  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')), faults)
   server.on('error', (err) => {
     process.send({ type: 'listen-failed', message: portInUse(err, config) })
     process.exit(EXIT_LISTEN_FAILED)
@@ -102,70 +98,13 @@ function runWorker (kind, config) {
   server.listen(config.serverPort, config.serverHostname)
   // The primary asks us to stop; a signal to the whole group does too; and if the primary is
   // gone (even by SIGKILL) the IPC channel closes and we must not outlive it.
-  const stop = () => stopServer(server)
+  const stop = () => {
+    faults.flush()
+    stopServer(server)
+  }
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
   process.on('message', (msg) => { if (msg === 'stop') stop() })
   process.on('disconnect', stop)
-}
-
-function runPrimary (kind, config) {
-  const live = new Set()
-  const deaths = []
-  let listening = 0
-  let ready = false
-  let stopping = false
-  const onStats = primaryStats(live, createMonitor('primary'))
-
-  const fork = () => {
-    const worker = cluster.fork()
-    live.add(worker)
-    // EPIPE: a message to a worker that is already exiting; its 'exit' is handled below.
-    worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
-    worker.on('message', (msg) => {
-      if (msg?.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
-      else onStats(worker, msg)
-    })
-    return worker
-  }
-  const shutdown = (code, message) => {
-    if (stopping) return
-    if (message) process.stderr.write(message + '\n')
-    stopping = true
-    process.exitCode = code
-    if (live.size === 0) process.exit(code)
-    for (const w of live) if (w.isConnected()) w.send('stop')
-    setTimeout(() => {
-      for (const w of live) w.process.kill('SIGKILL')
-      process.exit(code)
-    }, STOP_GRACE_MS + 500).unref()
-  }
-
-  cluster.on('listening', (worker, address) => {
-    listening++
-    if (!ready && listening === config.nServers) {
-      ready = true
-      process.stdout.write(readyLine(kind, config, address.port, config.nServers))
-    }
-  })
-  cluster.on('exit', (worker, code, signal) => {
-    live.delete(worker)
-    if (stopping) {
-      if (live.size === 0) process.exit(process.exitCode)
-      return
-    }
-    if (code === EXIT_LISTEN_FAILED) return shutdown(1)
-    const now = Date.now()
-    deaths.push(now)
-    while (deaths[0] < now - DEATH_WINDOW_MS) deaths.shift()
-    log(`worker ${worker.process.pid} died (code ${code}, signal ${signal}); re-forking`)
-    if (deaths.length > MAX_DEATHS) {
-      return shutdown(1, `${kind}: more than ${MAX_DEATHS} worker deaths in ${DEATH_WINDOW_MS / 1000} s; giving up`)
-    }
-    fork()
-  })
-  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
-  watchParent(() => shutdown(0, `${kind}: ${PARENT_GONE}; stopping`))
-  for (let i = 0; i < config.nServers; i++) fork()
 }
 
 /**
@@ -183,6 +122,9 @@ function launch (kind, argv = process.argv.slice(2)) {
   }
   const { config } = runMain(kind, () => {
     const loaded = loadConfig(argv)
+    if (loaded.config.fsync === 'group' && KINDS[kind].store === createSyncStore) {
+      throw new ConfigError(`fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`)
+    }
     try {
       fs.mkdirSync(loaded.config.dataPath, { recursive: true })
     } catch (err) {
