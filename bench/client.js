@@ -2,7 +2,8 @@
 // The client's own ceiling: `node bench/client.js [--connections=10] [--requests=50000] [--seconds=5]
 // [--rounds=5]` runs `node client` (1 process, `connections` in flight, GETs only, `requests` of
 // them), autocannon and, if installed, wrk (as many connections, `seconds` long) against
-// bench/minimal-server.js, interleaved, each after a warm-up, and prints the median rates and ratios.
+// bench/minimal-server.js answering with a Content-Length and, a second server, chunked; all
+// interleaved, each after a warm-up; prints the median rates and ratios per framing.
 
 const { execFile } = require('node:child_process')
 const fs = require('node:fs')
@@ -51,44 +52,72 @@ const TOOLS = {
   }
 }
 
+const FRAMINGS = { length: [], chunked: ['--chunked'] }
+
 /**
  * Runs the bench.
  * @param {string[]} argv flags
- * @returns {Promise<object>} the result printed as JSON; wrk and its ratio null when wrk is not installed
+ * @returns {Promise<object>} the result printed as JSON: per framing the median rates and the
+ *   ratios client / autocannon and client / wrk (null when wrk is not installed)
  */
 async function run (argv) {
-  const opts = parseFlags(argv, { connections: 10, requests: 50000, seconds: 5, rounds: 5 })
+  const opts = parseFlags(argv, {
+    usage: 'node bench/client.js [--connections=N] [--requests=N] [--seconds=N] [--rounds=N]',
+    about: 'Runs node client, autocannon and wrk (if /usr/bin/wrk exists) against bench/minimal-server.js,\n' +
+      'answering with a Content-Length and chunked, interleaved, and prints the median rates and the ratios\n' +
+      'client / autocannon and client / wrk per framing as JSON on stdout (progress on stderr).',
+    flags: {
+      connections: [10, 'connections (requests in flight) of every tool'],
+      requests: [50000, 'GETs of each node client run'],
+      seconds: [5, 'length of each autocannon and wrk run'],
+      rounds: [5, 'rounds; each tool takes each place in the order in turn']
+    }
+  })
   const tools = fs.existsSync(WRK) ? ['autocannon', 'client', 'wrk'] : ['autocannon', 'client']
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-client-'))
-  const server = await startChild([path.join(__dirname, 'minimal-server.js')], /(\d+)/)
-  const rates = Object.fromEntries(tools.map((tool) => [tool, []]))
+  const servers = {}
+  const rates = {}
   try {
+    for (const [framing, args] of Object.entries(FRAMINGS)) {
+      servers[framing] = await startChild([path.join(__dirname, 'minimal-server.js'), ...args], /(\d+)/)
+      rates[framing] = Object.fromEntries(tools.map((tool) => [tool, []]))
+    }
     for (let round = 1; round <= opts.rounds; round++) {
       // Each tool takes each place in the order in turn: none always runs first or last.
       const order = tools.map((_, k) => tools[(k + round - 1) % tools.length])
-      for (const tool of order) {
-        rates[tool].push(await TOOLS[tool](server.port, opts, dir))
-        process.stderr.write(`round ${round} ${tool}: ${rates[tool].at(-1).toFixed(0)} req/s\n`)
+      for (const framing of round % 2 ? ['length', 'chunked'] : ['chunked', 'length']) {
+        for (const tool of order) {
+          rates[framing][tool].push(await TOOLS[tool](servers[framing].port, opts, dir))
+          process.stderr.write(`round ${round} ${framing} ${tool}: ${rates[framing][tool].at(-1).toFixed(0)} req/s\n`)
+        }
       }
     }
   } finally {
-    server.child.kill('SIGTERM')
-    await server.exited
+    for (const server of Object.values(servers)) {
+      server.child.kill('SIGTERM')
+      await server.exited
+    }
     fs.rmSync(dir, { recursive: true, force: true })
   }
-  const client = median(rates.client)
-  const ratio = (tool) => rates[tool] ? Number((client / median(rates[tool])).toFixed(3)) : null
+  const summary = (r) => {
+    const client = median(r.client)
+    const ratio = (tool) => r[tool] ? Number((client / median(r[tool])).toFixed(3)) : null
+    return {
+      client: Math.round(client),
+      autocannon: Math.round(median(r.autocannon)),
+      ratio: ratio('autocannon'),
+      wrk: r.wrk ? Math.round(median(r.wrk)) : null,
+      ratioWrk: ratio('wrk'),
+      samples: Object.fromEntries(Object.entries(r).map(([tool, values]) => [tool, values.map(Math.round)]))
+    }
+  }
   return {
     bench: 'client',
     cores: os.availableParallelism(),
     node: process.version,
     ...opts,
-    client: Math.round(client),
-    autocannon: Math.round(median(rates.autocannon)),
-    ratio: ratio('autocannon'),
-    wrk: rates.wrk ? Math.round(median(rates.wrk)) : null,
-    ratioWrk: ratio('wrk'),
-    samples: Object.fromEntries(Object.entries(rates).map(([tool, r]) => [tool, r.map(Math.round)]))
+    length: summary(rates.length),
+    chunked: summary(rates.chunked)
   }
 }
 

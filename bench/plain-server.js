@@ -4,9 +4,18 @@
 
 const http = require('node:http')
 const { loadConfig } = require('../lib/config')
+const { wantsHelp, entryHelp } = require('../lib/help')
 const { createSyncStore } = require('../servers/lib/store')
 const { isValidKey } = require('../servers/lib/keys')
 
+if (wantsHelp(process.argv.slice(2))) {
+  process.stdout.write(entryHelp({
+    usage: 'node bench/plain-server.js DATA_DIR',
+    about: 'The GET and POST work of servers/sync.js on plain node:http, on DATA_DIR. Prints its port on stdout.',
+    config: false
+  }))
+  process.exit(0)
+}
 const { config } = loadConfig([`--dataPath=${process.argv[2]}`])
 const store = createSyncStore(config)
 

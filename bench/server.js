@@ -44,7 +44,16 @@ async function measure (variant, op, { seconds, connections }) {
 }
 
 async function main () {
-  const opts = parseFlags(process.argv.slice(2), { seconds: 5, rounds: 3, connections: 10 })
+  const opts = parseFlags(process.argv.slice(2), {
+    usage: 'node bench/server.js [--seconds=N] [--rounds=N] [--connections=N]',
+    about: 'Drives servers/sync.js (express) and bench/plain-server.js (node:http, same store) with autocannon,\n' +
+      'GET-only and POST-only, interleaved, and prints rates, server CPU per request and ratios as JSON on stdout.',
+    flags: {
+      seconds: [5, 'seconds of each autocannon run'],
+      rounds: [3, 'rounds, the order alternated'],
+      connections: [10, 'autocannon\'s connections']
+    }
+  })
   const runs = { GET: { express: [], plain: [] }, PUT: { express: [], plain: [] } }
   for (let round = 1; round <= opts.rounds; round++) {
     for (const op of ['GET', 'PUT']) {

@@ -35,8 +35,18 @@ function schedPolicy (env = process.env) {
 }
 
 /**
+ * Whether libuv in a process started with `env` does file I/O on io_uring: UV_USE_IO_URING set to a
+ * number other than 0 (libuv's atoi), off when unset (opt-in since Node 20.11.1, CVE-2024-22017).
+ * @param {object} [env]
+ * @returns {0|1}
+ */
+function uvUseIoUring (env = process.env) {
+  return parseInt(env.UV_USE_IO_URING, 10) ? 1 : 0
+}
+
+/**
  * @returns {{ node: string, cpus: number, cpuModel: string, platform: string, release: string,
- *   totalMemBytes: number, uvThreadpoolSize: number, schedPolicy: string }} of this process
+ *   totalMemBytes: number, uvThreadpoolSize: number, uvUseIoUring: number, schedPolicy: string }} of this process
  */
 function describeEnv () {
   return {
@@ -47,8 +57,9 @@ function describeEnv () {
     release: os.release(),
     totalMemBytes: os.totalmem(),
     uvThreadpoolSize: uvThreadpoolSize(),
+    uvUseIoUring: uvUseIoUring(),
     schedPolicy: schedPolicy()
   }
 }
 
-module.exports = { describeEnv, uvThreadpoolSize, schedPolicy, SCHED_POLICY_DEFAULT }
+module.exports = { describeEnv, uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT }

@@ -6,9 +6,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
-const { costFigures, BUSY_UTILIZATION } = require('./cost')
+const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer } = require('./harness')
-const { runGroup, groupCpuUs } = require('./process-group')
+const { runGroup, groupCpuUs, processCpuUs } = require('./process-group')
 
 const CLIENT = path.join(ROOT, 'client')
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
@@ -16,7 +16,9 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json',
   // Appended columns: readers go by header name.
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
-  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'node', 'v8', 'uv']
+  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
+  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
+  'node', 'v8', 'uv']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -58,10 +60,12 @@ function measures (json) {
   }
 }
 
-/** Why the client's run is invalid, or '' if it is valid. */
+/** Why the client's run is invalid, or '' if it is valid. A full disk says so first. */
 function judge (client, json, log, timeoutMs) {
   if (client.timedOut) return `client did not finish within ${timeoutMs / 1000} s`
   if (client.code === 0 && json?.ok) return ''
+  const full = (json?.errors?.PUT?.['http-507'] ?? 0) + (json?.warmup?.errors?.PUT?.['http-507'] ?? 0)
+  if (full > 0) return `disk full: ${full} PUTs answered 507 Insufficient Storage`
   const how = `client exited (${client.signal || `code ${client.code}`})`
   if (!json) return `${how} without a readable JSON: ${log.lastLine()}`
   const found = json.verification || {}
@@ -77,17 +81,20 @@ function judge (client, json, log, timeoutMs) {
  */
 async function runClientCell (run, ctx) {
   const { cell, repeat, order } = run
-  const fields = await withServer(run, ctx, async ({ server, log, configFile, files }) => {
+  const fields = await withServer(run, ctx, async ({ server, storage, log, configFile, files }) => {
+    const storageNow = async () => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
+    const storageStart = await storageNow()
     const cpuStart = groupCpuUs(server.child.pid)
     const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`,
       `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
     { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path })
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
+    const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
     // The server says which Node each of its processes ran: it must be the cell's.
     const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
     const reason = judge(client, json, log, ctx.options.cellTimeout) || (ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : '')
-    return { ...(json && measures(json)), ...costFigures(json), serverCpuUs, json: json ? files.json : '', reason }
+    return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason }
   })
   return {
     cell: cell.id,
@@ -100,8 +107,13 @@ async function runClientCell (run, ctx) {
     schedPolicy: cell.schedPolicy,
     readsPerWrite: cell.readsPerWrite,
     valueBytes: Buffer.byteLength(cell.config.value),
+    fsync: cell.fsync,
     oversubscribed: cell.nServers > os.availableParallelism(),
     variant: cell.variant ?? '',
+    ioDelay: cell.ioDelay,
+    ioDepth: cell.ioDepth,
+    asyncApi: cell.asyncApi,
+    uvUseIoUring: cell.uvUseIoUring,
     node: cell.node,
     v8: cell.v8,
     uv: cell.uv,

@@ -70,6 +70,7 @@ function kindSeries (kind, p, data, references) {
   return [median, bars]
 }
 
+/** An ECharts custom-series item: a vertical bar from value 1 to value 2 at x = value 0, with caps. */
 function renderErrorBar (params, api) {
   const [x, low] = api.coord([api.value(0), api.value(1)])
   const [, high] = api.coord([api.value(0), api.value(2)])
@@ -91,4 +92,4 @@ function oversubscribedArea (cores, xMax) {
   }
 }
 
-module.exports = { scalingChart, KIND_COLORS }
+module.exports = { scalingChart, renderErrorBar, KIND_COLORS }

@@ -9,6 +9,26 @@ const finite = (x) => typeof x === 'number' && Number.isFinite(x)
 const round = (x, digits) => (finite(x) ? Number(x.toFixed(digits)) : undefined)
 
 /**
+ * The storage layer's columns of one run, from its counters and CPU time before and after the
+ * client: the latency an operation really had (queueing at ioDepth, the delay, the syscall),
+ * and the daemon's CPU per HTTP request of the client's whole run (warm-up included).
+ * @param {{ counters: object, cpuUs: number }} before delayfs counters and daemon CPU µs
+ * @param {{ counters: object, cpuUs: number }} after
+ * @param {object|null} json the client's JSON, for its request count
+ * @returns {{ storageOps?: number, storageLatencyUs?: number, storageCpuPerReqUs?: number }}
+ */
+function storageFigures (before, after, json) {
+  const delta = (key) => after.counters[key] - before.counters[key]
+  const ops = delta('reads') + delta('writes')
+  const requests = json ? json.operations.completed + json.operations.failed + json.warmup.operations : 0
+  return {
+    storageOps: ops,
+    storageLatencyUs: ops > 0 ? round((delta('readUs') + delta('writeUs')) / ops, 1) : undefined,
+    storageCpuPerReqUs: requests > 0 ? round((after.cpuUs - before.cpuUs) / requests, 1) : undefined
+  }
+}
+
+/**
  * Whether a run was client-bound: the client processes spent more CPU per request than the server
  * processes, while the server's event loops were busy less than 80% of the window on average (so
  * the server waited for requests the client could not send faster).
@@ -59,4 +79,4 @@ function costFigures (json) {
   return { ...figures, clientBound: isClientBound(figures) }
 }
 
-module.exports = { costFigures, isClientBound, BUSY_UTILIZATION }
+module.exports = { storageFigures, costFigures, isClientBound, BUSY_UTILIZATION }

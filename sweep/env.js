@@ -43,7 +43,7 @@ function collectEnv (run) {
     // How busy the machine was as the run began (1, 5, 15 min): other work shares the cores.
     loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
     schedPolicyDefault: SCHED_POLICY_DEFAULT,
-    inheritedEnv: { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? null, NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY ?? null },
+    inheritedEnv: Object.fromEntries(['UV_THREADPOOL_SIZE', 'UV_USE_IO_URING', 'NODE_CLUSTER_SCHED_POLICY'].map((name) => [name, process.env[name] ?? null])),
     gitCommit: commit,
     gitDirty: commit === null ? null : git(['status', '--porcelain']) !== '',
     packages: installedPackages(),

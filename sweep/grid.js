@@ -4,14 +4,16 @@
 
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
-const { KIND_NAMES, isMultiProcess, kindProblem } = require('../lib/kinds')
-const { uvThreadpoolSize, schedPolicy } = require('../lib/env')
+const { KINDS, KIND_NAMES, isMultiProcess, kindProblem } = require('../lib/kinds')
+const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('../lib/env')
 const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
 const { nodeSpec, resolveNodes, resolveClientNode } = require('./nodes')
 const { supportedLts } = require('../lib/node-lines')
+const { checkFuse } = require('../storage')
 
+const MAX_IO_DELAY_US = 10000000
 const kind = (v) => {
   if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
   return v
@@ -25,7 +27,9 @@ const RUN_OPTIONS = {
   readyTimeout: int(1),
   keepData: bool
 }
+const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false } // and a random seed
 const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec }
+const CELL_TIMEOUT_MS = 300000
 const SWEEP_LISTS = {
   kinds: kind,
   nServers: SCHEMA.nServers,
@@ -34,15 +38,33 @@ const SWEEP_LISTS = {
   schedPolicy: (v) => { if (v !== 'rr' && v !== 'none') throw 'must be rr or none'; return v },
   readsPerWrite: SCHEMA.readsPerWrite,
   valueBytes: int(1),
+  // Storage latency (storage/): off is a plain folder, a number of µs a FUSE layer that waits so long.
+  ioDelay: (v) => {
+    if (v === 'off') return v
+    if (!/^\d+$/.test(v) || Number(v) > MAX_IO_DELAY_US) throw `must be off or an integer number of µs from 0 to ${MAX_IO_DELAY_US}`
+    return Number(v)
+  },
+  ioDepth: int(1, 4096),
+  asyncApi: SCHEMA.asyncApi,
+  uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) },
+  fsync: SCHEMA.fsync,
   node: nodeSpec
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', node: 'node-' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', uvUseIoUring: 'iou', fsync: 'fs-', node: 'node-' }
+// Dimensions that mean nothing for some cells, which get '' instead, so they are not run twice:
+// the async API for a sync kind, the queue depth for a plain folder.
+const MOOT = { asyncApi: (c) => KINDS[c.kind].store === 'sync', ioDepth: (c) => c.ioDelay === 'off' }
+const IO_DEPTH_DEFAULT = 64
+// The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
+const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [4], ioDelay: ['off', 1000] }
+// A sync server handles one request at a time per process: no two PUTs can share a flush.
+const hasCell = (combo) => combo.fsync !== 'group' || KINDS[combo.kind].store === 'async'
 
 // Defaults per command; the flags go before the user's, so the user's win.
 const PRESETS = {
   sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'], aa: defaultAa },
-  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null },
+  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null, slice: QUICK_SLICE },
   run: { lists: {}, repeats: 1, flags: [], aa: () => null },
   // The version table: each store in one process on the system Node and every supported LTS line.
   versions: { lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, repeats: 5, flags: ['--nOperations=3000'], aa: () => null,
@@ -58,18 +80,19 @@ const COMMON_FLAGS = ['--serverPort=0']
  * @returns {object}
  */
 function runOptions (given, defaults) {
-  return { readyTimeout: 15000, keepData: false, seed: crypto.randomInt(2 ** 32), ...defaults, ...given }
+  return { ...RUN_DEFAULTS, seed: crypto.randomInt(2 ** 32), ...defaults, ...given }
 }
 
 /**
- * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -node-v24.21.0 for optional
- * dimensions given, plus -A or -B for a variant of the A/A cell.
+ * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -d1000, -qd64,
+ * -api-callback, -iou1, -fs-each, -node-v24.21.0 for optional dimensions given (none for a moot
+ * one), plus -A or -B for a variant of the A/A cell.
  * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
  * @param {string[]} optional names of the optional dimensions that are given
  * @returns {string}
  */
 function cellId (cell, optional) {
-  const suffixes = optional.map((d) => `${SUFFIXES[d]}${cell[d]}`)
+  const suffixes = optional.filter((d) => cell[d] !== '').map((d) => `${SUFFIXES[d]}${cell[d]}`)
   return [`${cell.kind}-s${cell.nServers}-c${cell.nClients}`, ...suffixes, ...(cell.variant ? [cell.variant] : [])].join('-')
 }
 
@@ -87,11 +110,23 @@ function sizedValue (value, bytes) {
 }
 
 /**
+ * The preset's storage-latency slice, unless the user chose the kinds or the delays; when FUSE
+ * cannot be used here, no slice and a note saying why.
+ * @returns {{ slice: object|null, notes: string[] }}
+ */
+function planSlice ({ slice }, lists) {
+  if (!slice || lists.kinds || lists.ioDelay) return { slice: null, notes: [] }
+  const why = checkFuse()
+  if (why) return { slice: null, notes: [`skipped the storage-latency slice (${slice.kinds.join(' and ')} at ioDelay ${slice.ioDelay.join(', ')}): ${why}`] }
+  return { slice, notes: [] }
+}
+
+/**
  * Plans the sweep, quick, versions or run command.
  * @param {'sweep'|'quick'|'versions'|'run'} command
  * @param {string[]} argv the flags
  * @param {string} [runKind] the KIND of `run KIND`
- * @returns {object} command, config, options, grid and runs (the schedule)
+ * @returns {object} command, config, options, grid, notes (lines for the user) and runs (the schedule)
  * @throws {ConfigError} for a bad flag or value
  */
 function planSweep (command, argv, runKind) {
@@ -99,7 +134,7 @@ function planSweep (command, argv, runKind) {
   const { lists, rest } = takeLists(argv, SWEEP_LISTS)
   const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
-  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: 300000, aa: preset.aa() })
+  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa() })
   const nodes = resolveNodes(lists.node ?? preset.node?.())
   options.clientNode = resolveClientNode(options.clientNode)
   const grid = {
@@ -110,19 +145,28 @@ function planSweep (command, argv, runKind) {
     schedPolicy: [schedPolicy()],
     readsPerWrite: [config.readsPerWrite],
     valueBytes: [Buffer.byteLength(config.value)],
+    ioDelay: ['off'],
+    ioDepth: [IO_DEPTH_DEFAULT],
+    asyncApi: [config.asyncApi],
+    uvUseIoUring: [uvUseIoUring()],
+    fsync: [config.fsync],
     ...preset.lists,
     ...lists,
     node: nodes.map((n) => n.node),
     repeats: options.repeats,
     aa: options.aa
   }
-  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || (d === 'node' && preset.node))
-  const combos = cross(Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, grid[d]]))
+  const dims = (g) => Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
+  const { slice, notes } = planSlice(preset, lists)
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || (d === 'node' && preset.node))
+  const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
   const cannot = new Map() // kind and Node that cannot go together → why
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
+    if (!hasCell(combo)) continue
     if (!isMultiProcess(combo.kind)) combo.nServers = 1
+    for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
     const problem = kindProblem(combo.kind, { version: combo.node })
@@ -131,7 +175,8 @@ function planSweep (command, argv, runKind) {
       continue
     }
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
-    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`, `--value=${value}`]
+    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`,
+      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`, `--fsync=${combo.fsync}`]
     try {
       const node = nodes.find((n) => n.node === combo.node)
       cells.set(id, { ...combo, id, nodeBin: node.path, v8: node.v8, uv: node.uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
@@ -140,9 +185,16 @@ function planSweep (command, argv, runKind) {
     }
   }
   const skipped = [...cannot].map(([what, why]) => `${what}: ${why}`)
-  if (cells.size === 0) throw new ConfigError(`nothing to run: ${skipped.join('; ')}`)
+  if (cells.size === 0) {
+    throw new ConfigError(skipped.length > 0 ? `nothing to run: ${skipped.join('; ')}` : 'no cell to run: fsync=group needs an async kind')
+  }
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
-  return { command, config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { nodes, skipped } }
+  const why = [...cells.values()].some((c) => c.ioDelay !== 'off') && checkFuse()
+  if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
+  return { command, config, options, grid, notes, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { nodes, skipped } }
 }
 
-module.exports = { planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS }
+module.exports = {
+  planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS,
+  SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, IO_DEPTH_DEFAULT
+}

@@ -1,15 +1,16 @@
 'use strict'
-// One run of a cell around a fresh server: its data folder and config file, its log, the server
-// started (with the cell's libuv and cluster settings in its environment) and stopped, and any
-// failure turned into an invalid row with its reason.
+// One run of a cell around a fresh server: its data folder (behind the FUSE delay layer when the
+// cell has an ioDelay) and config file, its log, the server started (with the cell's libuv and
+// cluster settings in its environment) and stopped, and any failure turned into an invalid row.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { writeJson, openLog } = require('./results')
 const { startServer } = require('./server')
+const { mountDelayFs } = require('../storage')
 
 // The cell fields the server gets as environment variables, when the cell has them.
-const ENV_OF_CELL = { uvThreadpoolSize: 'UV_THREADPOOL_SIZE', schedPolicy: 'NODE_CLUSTER_SCHED_POLICY' }
+const ENV_OF_CELL = { uvThreadpoolSize: 'UV_THREADPOOL_SIZE', uvUseIoUring: 'UV_USE_IO_URING', schedPolicy: 'NODE_CLUSTER_SCHED_POLICY' }
 
 function serverEnv (cell) {
   const set = Object.entries(ENV_OF_CELL).filter(([field]) => cell[field] !== undefined)
@@ -20,7 +21,8 @@ function serverEnv (cell) {
  * Runs `work` against a fresh server of the cell's kind and config.
  * @param {{ cell: object, repeat: number }} run
  * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal }} ctx
- * @param {(s: { server: object, log: object, dataPath: string, configFile: string, files: object }) => Promise<object>} work
+ * @param {(s: { server: object, storage: object|null, log: object, dataPath: string, configFile: string, files: object }) => Promise<object>} work
+ *   storage: the mounted delay layer (storage/), null for a plain folder
  *   measures the cell; returns row fields, with `reason` set if the cell is invalid
  * @returns {Promise<object>} the row fields, with valid and reason
  * @throws the abort reason if interrupted, after stopping everything
@@ -36,10 +38,17 @@ async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal },
   const log = openLog(path.join(dir, files.log))
   const settings = Object.entries(setEnv).map(([name, value]) => `${name}=${value}`)
   if (settings.length > 0) log.write(`# server environment: ${settings.join(' ')}\n`)
+  const backing = `${dataPath}.backing`
   let server
+  let storage = null
   try {
+    if (cell.ioDelay !== undefined && cell.ioDelay !== 'off') {
+      fs.mkdirSync(backing)
+      storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: (line) => log.write(`# ${line}\n`) })
+      log.write(`# storage: delayfs pid ${storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
+    }
     server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal, execPath: cell.nodeBin })
-    const fields = await work({ server, log, dataPath, configFile, files })
+    const fields = await work({ server, storage, log, dataPath, configFile, files })
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
       fields.reason ||= `server exited during the cell: ${log.lastLine()}`
     }
@@ -49,9 +58,11 @@ async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal },
     return { valid: false, reason: err.message }
   } finally {
     await server?.stop()
+    await storage?.unmount() // after the server: it may still hold files open
     log.close()
     if (!options.keepData) {
       fs.rmSync(dataPath, { recursive: true, force: true })
+      fs.rmSync(backing, { recursive: true, force: true })
       fs.rmSync(configFile, { force: true })
     }
   }

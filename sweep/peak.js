@@ -18,6 +18,8 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connectio
   'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx', 'node', 'v8', 'uv']
 const PEAK_OPTIONS = { ...RUN_OPTIONS, connections: int(1, 10000), duration: int(1, 3600), pipelining: int(1, 1000) }
 const PEAK_LISTS = { kinds: SWEEP_LISTS.kinds, nServers: SWEEP_LISTS.nServers, node: SWEEP_LISTS.node }
+const PEAK_DEFAULTS = { repeats: 1, connections: 10, duration: 10, pipelining: 1 }
+const PEAK_NSERVERS = [1, 2, 4]
 const FILE_RECORDS = 100 // lines of `value` in each file a GET reads
 const TABLE = [{ title: 'req/s', key: 'reqPerSec' }, { title: 'mean ms', key: 'latencyMeanMs', digits: 1 }, { title: 'p99 ms', key: 'latencyP99Ms' }]
 const LATENCY_UNIT = 'ms: autocannon records latency in whole milliseconds (sub-ms reads as 0 or 1); use it for throughput'
@@ -31,9 +33,9 @@ const LATENCY_UNIT = 'ms: autocannon records latency in whole milliseconds (sub-
 function planPeak (argv) {
   const { lists, rest } = takeLists(argv, PEAK_LISTS)
   const { config, options: given } = loadConfig([...COMMON_FLAGS, ...rest], PEAK_OPTIONS)
-  const options = runOptions(given, { repeats: 1, connections: 10, duration: 10, pipelining: 1 })
+  const options = runOptions(given, PEAK_DEFAULTS)
   const nodes = resolveNodes(lists.node)
-  const grid = { kinds: KIND_NAMES, nServers: [1, 2, 4], ...lists, node: nodes.map((n) => n.node), ops: ['GET', 'POST'], repeats: options.repeats }
+  const grid = { kinds: KIND_NAMES, nServers: PEAK_NSERVERS, ...lists, node: nodes.map((n) => n.node), ops: ['GET', 'POST'], repeats: options.repeats }
   const cells = new Map()
   const skipped = new Set()
   for (const combo of cross([['kind', grid.kinds], ['nServers', grid.nServers], ['node', nodes], ['op', grid.ops]])) {
@@ -95,4 +97,4 @@ async function runPeakCell (run, ctx) {
   return { cell: cell.id, repeat, order, kind: cell.kind, nServers: cell.nServers, op: cell.op, connections, duration, pipelining, node: cell.node, v8: cell.v8, uv: cell.uv, ...fields }
 }
 
-module.exports = { planPeak, runPeakCell, COLUMNS, TABLE }
+module.exports = { planPeak, runPeakCell, COLUMNS, TABLE, PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS }

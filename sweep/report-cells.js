@@ -16,9 +16,10 @@ function varyingSettings ({ rows, variants }) {
 /**
  * Groups rows into cells (one per cell id, and per op in a peak summary), sorted by kind,
  * nServers, load and op. A cell's `variant` names the other knobs that vary across the folder;
- * `aa` is the A/A label ('A', 'B') of a noise-floor cell, '' for every other cell.
+ * (a setting a cell has no value for is left out); `api` is an async cell's asyncApi when the
+ * folder records it; `aa` is the A/A label ('A', 'B') of a noise-floor cell, '' for every other cell.
  * @param {{ rows: object[], load: string, variants: string[] }} results from readResults
- * @returns {object[]} cells: { id, kind, nServers, load, op, variant, aa, oversubscribed, rows, valid }
+ * @returns {object[]} cells: { id, kind, nServers, load, op, variant, api, aa, oversubscribed, rows, valid }
  */
 function groupCells (results) {
   const { rows, load } = results
@@ -28,7 +29,8 @@ function groupCells (results) {
     const key = row.op === undefined ? row.cell : `${row.cell} ${row.op}`
     if (!cells.has(key)) {
       cells.set(key, { id: row.cell, kind: row.kind, nServers: row.nServers, load: row[load],
-        op: row.op, variant: varying.map((c) => `${c}=${row[c]}`).join(', '), aa: row.variant || '',
+        op: row.op, variant: varying.filter((c) => row[c] !== null && row[c] !== '').map((c) => `${c}=${row[c]}`).join(', '),
+        api: row.asyncApi || '', aa: row.variant || '',
         oversubscribed: row.oversubscribed, rows: [], valid: [] })
     }
     const cell = cells.get(key)

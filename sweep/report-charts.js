@@ -7,28 +7,34 @@ const { scalingChart } = require('./chart-scaling')
 const { heatmapChart } = require('./chart-heatmap')
 const { latencyChart } = require('./chart-latency')
 const { uslChart } = require('./chart-usl')
+const { crossoverChart } = require('./chart-crossover')
+const { groupName } = require('./report-answer')
 
 const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single process'
 
 /**
  * Renders every chart: per variant of the other knobs, for a sweep the runtime per nClients,
  * the throughput heat map, the latency of one run per kind, the server event loops at the
- * largest nClients (when the folder has them) and the USL fits (section 'usl'); for a peak
- * folder req/s per connections.
+ * largest nClients (when the folder has them) and the USL fits (section 'usl'), and first the
+ * crossover charts (section 'crossover', one per group) when ioDelay varies; for a peak folder
+ * req/s per connections.
  * @param {object} results from readResults
  * @param {object[]} cells from summariseCells, without the A/A cells
- * @param {object[]} [fits] from fitScaling
+ * @param {{ fits: object[], crossover: object[] }} [analysis] from fitScaling and crossoverGroups
  * @returns {{ file: string, title: string, svg: string, section?: string }[]} file is a name
  *   inside charts/
  */
-function buildCharts (results, cells, fits = []) {
+function buildCharts (results, cells, { fits = [], crossover = [] } = {}) {
   const variants = splitVariants(cells)
-  return variants.flatMap(({ label, cells: some }, v) => {
+  const crossing = crossover.map((group, i) => ({ ...chart(`crossover-${i + 1}.svg`,
+    `Throughput against storage latency: ${groupName(group).replace(/^With /, '')}`, '',
+    (title) => crossoverChart({ title, env: results.env, group })), section: 'crossover' }))
+  return [...crossing, ...variants.flatMap(({ label, cells: some }, v) => {
     const charts = results.format === 'peak' ? peakCharts(results.env, some, label) :
       sweepCharts(results, some, label, fits.filter((f) => f.settings === label && f.fit))
     const prefix = variants.length > 1 ? `v${v + 1}-` : ''
     return charts.map((chart) => ({ ...chart, file: prefix + chart.file }))
-  })
+  })]
 }
 
 function sweepCharts (results, cells, variant, fits) {

@@ -22,22 +22,25 @@ function ratio (a, b, column = 'opsPerSec') {
  * Sync vs async at each nServers and nClients (single process, then each process model and
  * size), and each multi-process kind against its single-process kind.
  * @param {object[]} cells main cells (no A/A) from summariseCells
- * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, model,
- *   cluster, kind?, ratio } where ratio is sync/async (kinds) or multi-process/single (speedups);
- *   cluster: the entry is of a multi-process model
+ * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, api, model,
+ *   cluster, kind?, ratio } where ratio is sync/async (kinds, api: the async side's) or
+ *   multi-process/single (speedups, api: both sides'); cluster: the entry is of a multi-process model
  */
 function compareKinds (cells) {
-  const find = (like, kind, nServers) => cells.find((c) => c.variant === like.variant &&
-    c.load === like.load && c.kind === kind && c.nServers === nServers)
+  const like = (a, kind, nServers) => (c) => c.variant === a.variant && c.load === a.load &&
+    c.kind === kind && c.nServers === nServers
   const kinds = []
   const speedups = []
   for (const cell of cells) {
-    const at = { settings: cell.variant, load: cell.load, nServers: cell.nServers }
+    const at = { settings: cell.variant, load: cell.load, nServers: cell.nServers, api: cell.api }
     const { store, model } = KINDS[cell.kind]
     const multi = isMultiProcess(cell.kind)
-    const other = store === 'sync' && find(cell, kindOf('async', model), cell.nServers)
-    if (other) kinds.push({ ...at, model, cluster: multi, ratio: ratio(cell, other) })
-    const single = multi && find(cell, kindOf(store, 'single'), 1)
+    const asyncKind = store === 'sync' && kindOf('async', model)
+    // One sync cell against each async API measured beside it.
+    for (const other of asyncKind ? cells.filter(like(cell, asyncKind, cell.nServers)) : []) {
+      kinds.push({ ...at, api: other.api, model, cluster: multi, ratio: ratio(cell, other) })
+    }
+    const single = multi && cells.find((c) => like(cell, kindOf(store, 'single'), 1)(c) && c.api === cell.api)
     if (single) speedups.push({ ...at, model, cluster: true, kind: cell.kind, ratio: ratio(cell, single) })
   }
   return { kinds, speedups }
@@ -70,8 +73,8 @@ function noiseFloor (cells) {
 function fitScaling (cells) {
   const groups = new Map()
   for (const cell of cells.filter((c) => isMultiProcess(c.kind))) {
-    const key = [cell.variant, cell.load, cell.kind].join('|')
-    if (!groups.has(key)) groups.set(key, { settings: cell.variant, load: cell.load, kind: cell.kind, points: [] })
+    const key = [cell.variant, cell.load, cell.kind, cell.api].join('|')
+    if (!groups.has(key)) groups.set(key, { settings: cell.variant, load: cell.load, kind: cell.kind, api: cell.api, points: [] })
     for (const x of validValues(cell, 'opsPerSec')) groups.get(key).points.push({ n: cell.nServers, x })
   }
   return [...groups.values()].map((group) => {

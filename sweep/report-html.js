@@ -9,6 +9,7 @@ const { headlineSection, noiseSection } = require('./report-sections')
 const { uslSection } = require('./report-usl')
 const { versionsSection } = require('./report-versions-view')
 const { modelsSection } = require('./report-models')
+const { answerSection } = require('./report-answer')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -47,12 +48,13 @@ td.down { background: #e8f1f8; } td.down .verdict { color: #1f618d; }
 table.speedups td.up { background: #e9f7ef; } table.speedups td.up .verdict { color: #1e8449; }
 table.speedups td.down { background: #fdecea; } table.speedups td.down .verdict { color: #a93226; }
 td.none .verdict { color: #666; } td.empty { color: #999; }
+ul.answers li { margin: 4px 0; }
 `
 
 /**
  * Builds report.html.
  * @param {{ results: object, cells: object[], charts: { title: string, svg: string,
- *   section?: string }[], analysis?: { kinds, speedups, noise, fits } }} report cells without
+ *   section?: string }[], analysis?: { kinds, speedups, noise, fits, crossover } }} report cells without
  *   the A/A ones; analysis from sweep/report-compare.js, for a sweep
  * @returns {string} the page
  */
@@ -67,6 +69,7 @@ function reportHtml ({ results, cells, charts, analysis }) {
 <p class="lead">${name} · ${rows.length} runs in ${cells.length} cells${analysis?.noise.length > 0 &&
   ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
 Node ${nodes.length > 1 ? nodes.join(', ') : nodes[0] ?? env.node}</p></header>
+${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env)}
 ${excludedRuns(results)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
 ${analysis && headlineSection(results, cells, analysis)}
@@ -75,7 +78,7 @@ ${analysis?.versions && versionsSection(analysis.versions)}
 ${analysis && noiseSection(analysis.noise)}
 <section><h2>Environment</h2>${environment(env)}</section>
 <section><h2>Charts</h2>
-${charts.filter((c) => !c.section).map((c) => html`<figure aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
+${charts.filter((c) => !c.section || c.section === 'crossover').map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
 ${analysis && uslSection(results, analysis.fits, charts.filter((c) => c.section === 'usl'))}
 <section><h2>Medians per cell</h2>
 <p>Medians of the valid repeats; throughput with its 95% bootstrap interval over them. A yellow
@@ -133,7 +136,7 @@ function environment (env) {
     ['Cores', env.cpus], ['CPU model', env.cpuModel],
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
     ['OS', `${env.platform} ${env.release}`],
-    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['Sched policy', env.schedPolicy],
+    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['UV_USE_IO_URING', env.uvUseIoUring], ['Sched policy', env.schedPolicy],
     ['Git commit', env.gitCommit && `${env.gitCommit}${env.gitDirty ? ' (with uncommitted changes)' : ''}`],
     ['Command line', env.argv.join(' ')], ['Seed', env.seed],
     ['Started', env.startedAt], ['Finished', env.finishedAt]]

@@ -25,7 +25,7 @@ function medianShares (cell) {
 /**
  * The multi-process cells grouped by store, nServers, nClients and settings, one per model.
  * @param {object[]} cells main cells (no A/A) from summariseCells
- * @returns {{ models: string[], groups: object[] }} groups: { store, nServers, load, settings,
+ * @returns {{ models: string[], groups: object[] }} groups: { store, api, nServers, load, settings,
  *   byModel: { model → cell }, ratios: { model → ratio over cluster } }; none unless a model
  *   other than cluster was run
  */
@@ -36,8 +36,9 @@ function compareModels (cells) {
   const groups = new Map()
   for (const cell of multi) {
     const { store, model } = KINDS[cell.kind]
-    const key = [store, cell.nServers, cell.load, cell.variant].join('|')
-    if (!groups.has(key)) groups.set(key, { store, nServers: cell.nServers, load: cell.load, settings: cell.variant, byModel: {}, ratios: {} })
+    // An async cell's fs API (asyncApi) keeps its own group: callback and promise are not compared.
+    const key = [store, cell.api, cell.nServers, cell.load, cell.variant].join('|')
+    if (!groups.has(key)) groups.set(key, { store, api: cell.api, nServers: cell.nServers, load: cell.load, settings: cell.variant, byModel: {}, ratios: {} })
     groups.get(key).byModel[model] = cell
   }
   for (const g of groups.values()) {
@@ -48,7 +49,7 @@ function compareModels (cells) {
     }
   }
   const ordered = [...groups.values()].sort((a, b) => a.settings.localeCompare(b.settings) ||
-    (a.store === b.store ? 0 : a.store === 'sync' ? -1 : 1) || a.nServers - b.nServers || a.load - b.load)
+    (a.store === b.store ? 0 : a.store === 'sync' ? -1 : 1) || (a.api ?? '').localeCompare(b.api ?? '') || a.nServers - b.nServers || a.load - b.load)
   return { models, groups: ordered }
 }
 
@@ -86,7 +87,7 @@ function modelsSection ({ models, groups }) {
     <div class="scroll"><table class="models"><thead><tr>${settings && html`<th>settings</th>`}<th>store</th>
     <th>nServers</th><th>nClients</th>${models.map((m) => html`<th>${LABEL[m] ?? m} ops/s [95% CI]</th>
     <th>${LABEL[m] ?? m} shares</th><th>fairness</th>`)}${others.map((m) => html`<th>${LABEL[m] ?? m} / cluster</th>`)}</tr></thead>
-    <tbody>${groups.map((g) => html`<tr>${settings && html`<td>${g.settings}</td>`}<td>${g.store}</td>
+    <tbody>${groups.map((g) => html`<tr>${settings && html`<td>${g.settings}</td>`}<td>${g.store}${g.api ? ` (${g.api})` : ''}</td>
       <td class="num">${g.nServers}</td><td class="num">${g.load}</td>${models.map((m) => modelCells(g.byModel[m]))}
       ${others.map((m) => ratioCell(g.ratios[m], m))}</tr>`)}</tbody></table></div></section>`
 }

@@ -16,10 +16,11 @@ const FORMATS = {
       'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
     // Appended later: typed when present, null (variant '') in older folders.
     optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
-      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'node',
-      'v8', 'uv'],
+      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
+      'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
+      'node', 'v8', 'uv'],
     load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'node']
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'node']
   },
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
@@ -32,7 +33,7 @@ const FORMATS = {
 }
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
-  'variant', 'workerShares', 'node', 'v8', 'uv'])
+  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync', 'node', 'v8', 'uv'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

@@ -80,16 +80,19 @@ function headlineSection (results, cells, { kinds, speedups, noise }) {
   const [few, many] = [Math.min(...counts), Math.max(...counts)]
   const cores = results.env.cpus
   const floor = noisePercent(noise)
+  // With two async APIs in the folder, rows say which one the sync side is set against.
+  const apis = new Set(kinds.map((e) => e.api))
+  const withApi = (e, text) => (apis.size > 1 && e.api ? `${text}, async ${e.api}` : text)
   const group = (g) => {
     const some = kinds.filter((e) => e.settings === g)
     const gains = speedups.filter((e) => e.settings === g)
     return html`${g && html`<h3>${g}</h3>`}
     ${some.length > 0 && html`<p class="caption">Sync over async (above 1: sync is faster), by
       nClients and process count</p>
-      ${matrix('verdicts', some, (e) => e.load, 'nClients', clusterColumns(kinds, cores), 'sync', 'async')}`}
+      ${matrix('verdicts', some, (e) => withApi(e, String(e.load)), 'nClients', clusterColumns(kinds, cores), 'sync', 'async')}`}
     ${gains.length > 0 && html`<p class="caption">Cluster speed-up: a cluster over the same kind in
       one process, same nClients</p>
-      ${matrix('speedups', gains, (e) => `${KINDS[e.kind].store}, nClients ${e.load}`,
+      ${matrix('speedups', gains, (e) => withApi(e, `${KINDS[e.kind].store}, nClients ${e.load}`),
         'kind', clusterColumns(speedups, cores), 'cluster', 'single process')}`}`
   }
   return html`<section>${title}

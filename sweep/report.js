@@ -8,11 +8,13 @@ const { readResults } = require('./report-read')
 const { groupCells } = require('./report-cells')
 const { summariseCells, cellsCsv } = require('./report-stats')
 const { compareKinds, noiseFloor, fitScaling } = require('./report-compare')
+const { crossoverGroups } = require('./report-crossover')
 const { buildCharts } = require('./report-charts')
 const { reportHtml } = require('./report-html')
 const { compareVersions } = require('./report-versions')
 const { compareModels } = require('./report-models')
 const { versionsMarkdown } = require('./report-versions-view')
+const { wantsHelp, entryHelp } = require('../lib/help')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
@@ -27,9 +29,9 @@ function renderReport (dir) {
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the noise floor
   const analysis = results.format === 'sweep'
     ? { ...compareKinds(cells), noise: noiseFloor(all.filter((c) => c.aa)), fits: fitScaling(cells),
-      versions: compareVersions(results, cells), models: compareModels(cells) }
+      crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells) }
     : null
-  const charts = buildCharts(results, cells, analysis ? analysis.fits : [])
+  const charts = buildCharts(results, cells, analysis ?? undefined)
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
   const files = charts.map(({ file, svg }) => {
     const target = path.join(dir, 'charts', file)
@@ -47,6 +49,15 @@ function renderReport (dir) {
 
 if (require.main === module) {
   const dir = process.argv[2]
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(entryHelp({
+      usage: 'node sweep/report.js RESULTS_DIR',
+      about: 'Renders RESULTS_DIR/report.html, RESULTS_DIR/cells.csv and RESULTS_DIR/charts/*.svg from a results folder\n' +
+        'and prints the files written. Exit status: 0, 1 the folder could not be read, 2 no folder given.',
+      config: false
+    }))
+    process.exit(0)
+  }
   if (!dir) {
     process.stderr.write('usage: node sweep/report.js RESULTS_DIR\n')
     process.exit(2)

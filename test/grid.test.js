@@ -6,6 +6,7 @@ const os = require('node:os')
 const { ConfigError } = require('../lib/config')
 const { planSweep, cellId, sizedValue } = require('../sweep/grid')
 const { reusePortProblem } = require('../lib/kinds')
+const { checkFuse } = require('../storage')
 
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
   const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, node: 'v24.21.0' }
@@ -24,12 +25,21 @@ t.test('the quick grid: nServers only for cluster kinds, each cell validated wit
   const plan = planSweep('quick', ['--seed=1', '--nOperations=50'])
   t.equal(plan.grid.aa, null, 'quick has no A/A cell')
   const ids = [...new Set(plan.runs.map((r) => r.cell.id))].sort()
+  const fuse = checkFuse()
   // The reuseport kinds too, on a Node that has reusePort.
   const reuse = reusePortProblem() ? [] : ['async-reuseport-s2-c1', 'async-reuseport-s2-c4', 'sync-reuseport-s2-c1', 'sync-reuseport-s2-c4']
-  t.same(ids, ['async-cluster-s2-c1', 'async-cluster-s2-c4', 'async-s1-c1', 'async-s1-c4',
-    'sync-cluster-s2-c1', 'sync-cluster-s2-c4', 'sync-s1-c1', 'sync-s1-c4', ...reuse].sort())
+  const main = ['async-cluster-s2-c1', 'async-cluster-s2-c4', 'async-s1-c1', 'async-s1-c4',
+    'sync-cluster-s2-c1', 'sync-cluster-s2-c4', 'sync-s1-c1', 'sync-s1-c4', ...reuse].sort()
+  if (fuse) {
+    t.same(ids, main)
+    t.same(plan.notes, [`skipped the storage-latency slice (sync and async at ioDelay off, 1000): ${fuse}`])
+  } else {
+    // The FUSE slice: sync and async at 1 ms storage; their plain-folder cells are in the grid already.
+    t.same(ids, [...main.map((id) => `${id}-doff`), 'async-s1-c4-d1000', 'sync-s1-c4-d1000'].sort())
+    t.same(plan.notes, [])
+  }
   t.same(plan.envExtra.skipped, reusePortProblem() ? ['sync-reuseport', 'async-reuseport'].map((k) => `${k} on Node ${process.version}: ${reusePortProblem()}`) : [])
-  const cell = plan.runs.find((r) => r.cell.id === 'sync-cluster-s2-c4').cell
+  const cell = plan.runs.find((r) => r.cell.id.startsWith('sync-cluster-s2-c4')).cell
   t.match(cell.config, { nServers: 2, nClients: 4, nOperations: 50, serverPort: 0 })
   t.equal(plan.options.seed, 1)
 })
@@ -52,7 +62,7 @@ t.test('run KIND uses config.json\'s nServers and nClients', async (t) => {
 })
 
 t.test('a payload too large for bodyLimit names the cell', async (t) => {
-  t.throws(() => planSweep('quick', ['--valueBytes=10,100', '--bodyLimit=120']), /^cell .*-v100: value must be at most bodyLimit - 64/)
+  t.throws(() => planSweep('quick', ['--valueBytes=10,100', '--bodyLimit=120']), /^cell .*-v100(-d\w+)?: value must be at most bodyLimit - 64/)
 })
 
 t.test('without --uvThreadpoolSize or --schedPolicy each cell records the effective values', async (t) => {
@@ -105,4 +115,54 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
   ]) {
     t.throws(() => planSweep('sweep', [arg]), { constructor: ConfigError, message }, arg)
   }
+})
+
+t.test('storage latency, async API and io_uring are dimensions; moot ones are not run twice', { skip: checkFuse() }, async (t) => {
+  const plan = planSweep('sweep', ['--kinds=sync,async', '--nClients=4', '--ioDelay=off,1000', '--asyncApi=callback,promise',
+    '--uvUseIoUring=0,1', '--aa=off', '--repeats=1'])
+  const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
+  t.same(cells.map((c) => c.id).sort(), [
+    'async-s1-c4-d1000-api-callback-iou0', 'async-s1-c4-d1000-api-callback-iou1', 'async-s1-c4-d1000-api-promise-iou0',
+    'async-s1-c4-d1000-api-promise-iou1', 'async-s1-c4-doff-api-callback-iou0', 'async-s1-c4-doff-api-callback-iou1',
+    'async-s1-c4-doff-api-promise-iou0', 'async-s1-c4-doff-api-promise-iou1',
+    'sync-s1-c4-d1000-iou0', 'sync-s1-c4-d1000-iou1', 'sync-s1-c4-doff-iou0', 'sync-s1-c4-doff-iou1'], 'sync cells have no API')
+  const promise = cells.find((c) => c.id === 'async-s1-c4-d1000-api-promise-iou1')
+  t.match(promise, { ioDelay: 1000, ioDepth: 64, asyncApi: 'promise', uvUseIoUring: 1, config: { asyncApi: 'promise' } })
+  t.match(cells.find((c) => c.id === 'sync-s1-c4-doff-iou0'), { ioDelay: 'off', ioDepth: '', asyncApi: '' }, 'no queue depth without FUSE')
+  t.same(planSweep('run', ['--ioDelay=0', '--ioDepth=1,8'], 'async').runs.map((r) => r.cell.id).sort(),
+    ['async-s1-c5-d0-qd1', 'async-s1-c5-d0-qd8'], 'ioDepth is a dimension')
+})
+
+t.test('a bad ioDelay, ioDepth, asyncApi or uvUseIoUring exits 2 naming the field', async (t) => {
+  for (const [arg, message] of [
+    ['--ioDelay=-5', /^--ioDelay must be off or an integer number of µs from 0 to 10000000, got "-5"$/],
+    ['--ioDelay=1.5', /^--ioDelay must be off or an integer number of µs/],
+    ['--ioDelay=slow', /^--ioDelay must be off or an integer number of µs/],
+    ['--ioDepth=0', /^--ioDepth must be an integer from 1 to 4096, got "0"$/],
+    ['--ioDepth=2.5', /^--ioDepth must be an integer from 1 to 4096, got "2.5"$/],
+    ['--asyncApi=threads', /^--asyncApi must be one of callback, promise, got "threads"$/],
+    ['--uvUseIoUring=yes', /^--uvUseIoUring must be 0 or 1, got "yes"$/]
+  ]) {
+    t.throws(() => planSweep('sweep', [arg]), { constructor: ConfigError, message }, arg)
+  }
+})
+
+t.test('ioDelay without FUSE exits 2 with one line saying what to install', async (t) => {
+  const saved = process.env.PATH
+  t.teardown(() => { process.env.PATH = saved })
+  process.env.PATH = t.testdir() // no fusermount3 on it
+  const why = checkFuse()
+  t.ok(why, 'FUSE is unusable without fusermount3')
+  t.throws(() => planSweep('run', ['--ioDelay=100'], 'sync'), { constructor: ConfigError, message: `--ioDelay needs the FUSE storage layer: ${why}` })
+  t.match(planSweep('quick', []).notes, [/^skipped the storage-latency slice \(sync and async at ioDelay off, 1000\): /], 'quick says why it skipped the slice')
+})
+
+t.test('fsync is a dimension: group runs for the async kinds only', async (t) => {
+  const plan = planSweep('sweep', ['--kinds=sync,async-cluster', '--nServers=2', '--nClients=1', '--fsync=none,group', '--aa=off', '--repeats=1'])
+  const cells = new Map(plan.runs.map((r) => [r.cell.id, r.cell]))
+  t.same([...cells.keys()].sort(), ['async-cluster-s2-c1-fs-group', 'async-cluster-s2-c1-fs-none', 'sync-s1-c1-fs-none'])
+  t.equal(cells.get('async-cluster-s2-c1-fs-group').config.fsync, 'group', 'it reaches the cell\'s config')
+  t.equal(planSweep('run', ['--fsync=each'], 'sync').runs[0].cell.config.fsync, 'each')
+  t.throws(() => planSweep('run', ['--fsync=group'], 'sync'), new ConfigError('no cell to run: fsync=group needs an async kind'))
+  t.throws(() => planSweep('quick', ['--fsync=some']), /--fsync must be one of none, each, group, got "some"/)
 })

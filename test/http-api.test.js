@@ -53,6 +53,7 @@ for (const kind of KINDS) {
       t.equal(got.body, 'b-X-a-X-c-X-')
       t.notOk(got.headers['x-powered-by'], 'no x-powered-by')
       t.notOk(got.headers.etag, 'no etag')
+      t.equal(got.headers['x-bench-stats'], '/_stats', 'the telemetry routes are announced')
       const head = await request(srv, { method: 'HEAD', path: '/get?key=ok' })
       t.equal(head.status, 200)
       t.equal(head.body, '')
@@ -86,6 +87,7 @@ for (const kind of KINDS) {
         t.equal(res.status, status, name)
         if (allow) t.equal(res.headers.allow, allow, `${name}: Allow header`)
         if (status !== 431) t.match(res.headers['content-type'], /^text\/plain/, `${name}: plain text`)
+        if (status !== 431) t.equal(res.headers['x-bench-stats'], '/_stats', `${name}: telemetry announced`)
       }
       t.equal(fs.readFileSync(path.join(root, 'outside.txt'), 'utf8'), 'secret\n', 'symlink target untouched')
     })

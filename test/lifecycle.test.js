@@ -105,7 +105,8 @@ t.test('bad config values exit 2 with a message naming the field and the value',
     [[`--config=${dir}/list.json`], /is not a JSON object/],
     [[`--config=${dir}/missing.json`], /cannot read config file .*missing\.json: ENOENT/],
     [[`--dataPath=${dir}/file`], /dataPath .*file is not a usable folder: EEXIST/],
-    [['--headersTimeout=5000', '--requestTimeout=1000'], /headersTimeout must not exceed requestTimeout \(1000\), got 5000/]
+    [['--headersTimeout=5000', '--requestTimeout=1000'], /headersTimeout must not exceed requestTimeout \(1000\), got 5000/],
+    [['--fsync=group'], /fsync=group needs an async kind: a sync-cluster server handles one request at a time/]
   ]
   for (const [args, message] of cases) {
     const srv = spawnServer(t, 'sync-cluster', ['--serverPort=0', `--dataPath=${dir}/data`, ...args])

@@ -9,7 +9,7 @@ const path = require('node:path')
 const t = require('tap')
 const { ROOT } = require('../lib/config')
 const { collectEnv } = require('../sweep/env')
-const { uvThreadpoolSize, schedPolicy, SCHED_POLICY_DEFAULT } = require('../lib/env')
+const { uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT } = require('../lib/env')
 
 t.test('env records the machine, the run and every installed dependency\'s version', async (t) => {
   const env = collectEnv({ command: 'quick', argv: ['quick'], seed: 5, config: { nFiles: 30 } })
@@ -40,7 +40,7 @@ t.test('env.json says which cores count as oversubscribed and what the servers i
   const n = os.availableParallelism()
   t.equal(env.oversubscriptionNote, `with ${n} cores, nServers > ${n} measures oversubscription`)
   t.equal(env.schedPolicyDefault, process.platform === 'win32' ? 'none' : 'rr')
-  t.same(env.inheritedEnv, { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? null, NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY ?? null })
+  t.same(env.inheritedEnv, { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? null, UV_USE_IO_URING: process.env.UV_USE_IO_URING ?? null, NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY ?? null })
   t.equal(env.uvThreadpoolSize, uvThreadpoolSize(process.env))
   t.equal(env.schedPolicy, schedPolicy(process.env))
 })
@@ -75,5 +75,17 @@ t.test('Node itself agrees: the policy and pool size a child gets are the ones r
     const got = probe(vars)
     t.equal(got.threads - base, uvThreadpoolSize(vars), `pool size with ${JSON.stringify(vars)}`)
     t.equal(got.rr ? 'rr' : 'none', schedPolicy(vars), `policy with ${JSON.stringify(vars)}`)
+  }
+})
+
+t.test('Node itself agrees: a child uses io_uring exactly when uvUseIoUring says so', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+  // libuv's rings show as anon_inode:[io_uring] descriptors once the loop has done file I/O.
+  const script = `require('node:fs').stat('.', () => { const fs = require('node:fs')
+    process.stdout.write(String(fs.readdirSync('/proc/self/fd').filter((f) => { try { return fs.readlinkSync('/proc/self/fd/' + f).includes('io_uring') } catch { return false } }).length)) })`
+  const env = { ...process.env }
+  delete env.UV_USE_IO_URING
+  for (const vars of [{}, { UV_USE_IO_URING: '0' }, { UV_USE_IO_URING: '1' }, { UV_USE_IO_URING: 'abc' }]) {
+    const rings = Number(execFileSync(process.execPath, ['-e', script], { env: { ...env, ...vars } }).toString())
+    t.equal(rings > 0 ? 1 : 0, uvUseIoUring(vars), `io_uring with ${JSON.stringify(vars)}`)
   }
 })

@@ -3,16 +3,34 @@
 // `node` runs whose stdout is wanted.
 
 const { execFile, spawn } = require('node:child_process')
+const { int } = require('../../lib/config')
+const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
 
-/** --name=N flags over integer defaults; anything else is an error. */
-function parseFlags (argv, defaults) {
+/**
+ * --name=N flags over integer defaults; anything else is an error. --help prints the usage and
+ * every flag with its default and meaning (from the same table), and ends the process with 0.
+ * @param {string[]} argv
+ * @param {{ usage: string, about: string, flags: Object<string, [number, string]> }} spec
+ *   usage: the command line after `Usage: `; flags: each flag's default and meaning
+ * @returns {object} each flag's value
+ */
+function parseFlags (argv, { usage, about, flags }) {
+  const validators = Object.fromEntries(Object.keys(flags).map((key) => [key, int(1)]))
+  const defaults = Object.fromEntries(Object.entries(flags).map(([key, [value]]) => [key, value]))
+  if (wantsHelp(argv)) {
+    const help = Object.fromEntries(Object.entries(flags).map(([key, [, text]]) => [key, text]))
+    process.stdout.write(entryHelp({ usage, about, sections: [helpSection('Flags', validators, help, defaults)], config: false }))
+    process.exit(0)
+  }
   const opts = { ...defaults }
   for (const arg of argv) {
-    const m = /^--(\w+)=(\d+)$/.exec(arg)
-    if (!m || !(m[1] in defaults) || Number(m[2]) < 1) {
-      throw new Error(`bad argument ${arg}; flags: ${Object.keys(defaults).map((k) => `--${k}=N`).join(' ')}`)
+    const m = /^--(\w+)=(.*)$/.exec(arg)
+    try {
+      if (!m || !Object.hasOwn(flags, m[1])) throw 'is not a flag here'
+      opts[m[1]] = validators[m[1]](m[2])
+    } catch (why) {
+      throw new Error(`bad argument ${arg}: ${why}; flags: ${Object.keys(flags).map((k) => `--${k}=N`).join(' ')} (--help says more)`)
     }
-    opts[m[1]] = Number(m[2])
   }
   return opts
 }
@@ -33,9 +51,9 @@ function startChild (args, pattern, env = process.env) {
 }
 
 /** Runs `node ARGS` to its end; resolves with its stdout, rejects (with its stderr) if it fails. */
-function runNode (args) {
+function runNode (args, env = process.env) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(process.execPath, args, { maxBuffer: 64 * 1024 * 1024, env }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${args[0]}: ${err.message}${stderr}`))
       else resolve(stdout)
     })

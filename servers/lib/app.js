@@ -4,6 +4,7 @@
 
 const express = require('express')
 const { isValidKey } = require('./keys')
+const { createFaultLog, describeFault, faultLine } = require('./faults')
 
 function methodNotAllowed (allow) {
   return (req, res) => res.set('Allow', allow).status(405).type('text/plain').send('method not allowed\n')
@@ -42,6 +43,16 @@ function readBody (req, limit) {
   })
 }
 
+// Request smuggling: the HTTP parser already refuses Content-Length with Transfer-Encoding and
+// repeated or odd lengths. What it lets through but a proxy in front could frame differently is
+// refused here: any Transfer-Encoding but `chunked` alone (e.g. `identity, chunked`), or one on
+// HTTP/1.0. The connection is closed after the 400, as its remaining bytes cannot be trusted.
+function checkFraming (req, res, next) {
+  const coding = req.headers['transfer-encoding']
+  if (coding === undefined || (req.httpVersion !== '1.0' && coding.trim().toLowerCase() === 'chunked')) return next()
+  res.set('Connection', 'close').status(400).type('text/plain').send('bad request framing\n')
+}
+
 function requireKey (req, res, next) {
   // express's parser turns ?key=a&key=b into an array and ?key[]=a into another name: both fail here.
   if (isValidKey(req.query.key)) return next()
@@ -50,16 +61,19 @@ function requireKey (req, res, next) {
 
 /**
  * Builds the express app.
- * @param {{ config: object, store: object, stats: object, log?: (line: string) => void }} deps
- *   store: read/append (servers/lib/store.js); stats: collect/reset (servers/lib/telemetry.js)
+ * @param {{ config: object, store: object, stats: object, log?: (line: string) => void, faults?: object }} deps
+ *   store: read/append (servers/lib/store.js); stats: collect/reset (servers/lib/telemetry.js);
+ *   faults: where storage faults are noted (servers/lib/faults.js), by default a fault log on `log`
  * @returns {import('express').Express}
  */
-function createApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n') }) {
+function createApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n'), faults }) {
+  faults ??= createFaultLog({ emit: (e) => log(faultLine(e)) })
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag') // hashing every body is a cost the historic servers did not pay
   app.set('case sensitive routing', true) // /GET and /get/ are unknown paths
   app.set('strict routing', true)
+  app.use(checkFraming)
 
   app.route('/get')
     .get(requireKey, async (req, res) => {
@@ -91,8 +105,9 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
 
   app.use((req, res) => res.status(404).type('text/plain').send('not found\n'))
 
-  // Express 5 passes a rejected handler's error here. Known failures get a short 4xx; anything
-  // else a generic 500, with details only in the log.
+  // Express 5 passes a rejected handler's error here. Known failures get a short 4xx; no space a
+  // 507; anything else a generic 500. Details go to the log only: a storage fault once and then
+  // counted (servers/lib/faults.js), anything unexpected with its stack.
   app.use((err, req, res, next) => {
     const status = err.status || err.statusCode
     if (status === 403) return res.status(403).type('text/plain').send('forbidden: not a regular file\n')
@@ -100,8 +115,11 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
     if (status >= 400 && status < 500 && err.expose !== false) {
       return res.status(status).type('text/plain').send(`${err.type || 'bad request'}\n`)
     }
-    log(`error ${req.method} ${req.originalUrl}: ${err.stack || err}`)
+    const fault = describeFault(err, req.method === 'POST' ? 'PUT' : 'GET')
+    if (fault) faults.note(fault.key, fault.message)
+    else log(`error ${req.method} ${req.originalUrl}: ${err.stack || err}`)
     if (res.headersSent) return res.destroy()
+    if (status === 507) return res.status(507).type('text/plain').send('insufficient storage\n')
     res.status(500).type('text/plain').send('internal error\n')
   })
   return app

@@ -1,18 +1,20 @@
 'use strict'
 // Starts a server of one kind (lib/kinds.js): a single process that listens, or a primary that
-// forks nServers workers (servers/lib/supervisor.js). Prints one ready line on stdout; logs go to stderr.
+// forks nServers workers (servers/lib/primary.js). Prints one ready line on stdout; logs go to stderr.
 
 const cluster = require('node:cluster')
 const fs = require('node:fs')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { wantsHelp, entryHelp } = require('../../lib/help')
 const { KINDS, kindProblem } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
-const { createServer, portInUse, readyLine, stopServer, log } = require('./serve')
-const { runPrimary, runWorker, PARENT_GONE } = require('./supervisor')
+const { createServer, stopServer } = require('./serve')
+const { runPrimary, runWorker } = require('./primary')
 const { createMonitor, localStats } = require('./telemetry')
+const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('./process-io')
 
 function runSingle (kind, config) {
-  const server = createServer(kind, config, localStats(kind, createMonitor('single')))
+  const server = createServer(kind, config, localStats(kind, createMonitor('single')), loggedFaults())
   server.on('error', (err) => {
     process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
     process.exit(1)
@@ -33,10 +35,20 @@ function runSingle (kind, config) {
  * @param {string[]} argv the process's arguments after the script
  */
 function launch (kind, argv = process.argv.slice(2)) {
+  if (wantsHelp(argv)) {
+    return process.stdout.write(entryHelp({
+      usage: `node servers/${kind}.js [--config=FILE] [--KEY=VALUE ...]`,
+      about: `The ${kind} server: GET /get?key=K, POST /put?key=K, its telemetry at /_stats. When it listens it prints\n` +
+        `\`listening http://HOST:PORT kind=${kind} workers=N pid=PID\` on stdout; SIGTERM stops it.`
+    }))
+  }
   const { config } = runMain(kind, () => {
     const problem = cluster.isPrimary && kindProblem(kind)
     if (problem) throw new ConfigError(problem)
     const loaded = loadConfig(argv)
+    if (loaded.config.fsync === 'group' && KINDS[kind].store === 'sync') {
+      throw new ConfigError(`fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`)
+    }
     try {
       fs.mkdirSync(loaded.config.dataPath, { recursive: true })
     } catch (err) {

@@ -1,26 +1,30 @@
 'use strict'
-// One serving process's http.Server, built with every HTTP limit set, and stopped gracefully; the
-// ready line and the listen-error line every process model prints. Used by launch and supervisor.
+// One serving process's http.Server, built with every HTTP limit set (the pipelining limit, the
+// telemetry announcement), and stopped gracefully. Used by launch (one process) and primary (workers).
 
 const http = require('node:http')
 const { createApp } = require('./app')
 const { createSyncStore, createAsyncStore } = require('./store')
-const { KINDS } = require('../../lib/kinds')
+const { STATS_FIELD, STATS_PATH } = require('./telemetry')
+const { log, STOP_GRACE_MS } = require('./process-io')
+const { limitPipelining } = require('./pipeline')
+const { KINDS, isMultiProcess } = require('../../lib/kinds')
 
 const STORES = { sync: createSyncStore, async: createAsyncStore }
-const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
-
-const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
+const PIPELINE_LIMIT = 16 // requests of one connection in the app at once (servers/lib/pipeline.js)
 
 /**
  * Builds the http.Server for one process, with every HTTP limit set explicitly.
  * @param {string} kind a name in lib/kinds.js
  * @param {object} config a validated config
  * @param {object} stats this process's telemetry (servers/lib/telemetry.js)
+ * @param {object} [faults] where storage faults go (servers/lib/faults.js)
  * @returns {http.Server}
  */
-function createServer (kind, config, stats) {
-  const app = createApp({ config, store: STORES[KINDS[kind].store](config), stats, log })
+function createServer (kind, config, stats, faults) {
+  // The processes of a multi-process kind (cluster or reuseport) append to shared files.
+  const store = STORES[KINDS[kind].store](config, { shared: isMultiProcess(kind) })
+  const app = createApp({ config, store, stats, log, faults })
   const server = http.createServer({
     headersTimeout: config.headersTimeout,
     requestTimeout: config.requestTimeout,
@@ -28,28 +32,15 @@ function createServer (kind, config, stats) {
     maxHeaderSize: config.maxHeaderSize,
     // Node checks the two timeouts above only this often (30 s by default).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
-  }, app)
-  // Counted outside express so that the count costs no middleware layer.
-  server.on('request', (req) => { if (!req.url.startsWith('/_stats')) stats.count() })
+  }, limitPipelining(app, PIPELINE_LIMIT))
+  // Counted outside express so that the count costs no middleware layer. Every answer announces
+  // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
+  // Before express, which may answer at once.
+  server.prependListener('request', (req, res) => {
+    res.setHeader(STATS_FIELD, STATS_PATH)
+    if (!req.url.startsWith(STATS_PATH)) stats.count()
+  })
   return server
-}
-
-/**
- * @param {Error} err the server's 'error'
- * @param {object} config
- * @returns {string} one line naming the port and why it cannot be listened on
- */
-function portInUse (err, config) {
-  return err.code === 'EADDRINUSE'
-    ? `port ${config.serverPort} on ${config.serverHostname} is already in use`
-    : `cannot listen on ${config.serverHostname}:${config.serverPort}: ${err.code || err.message}`
-}
-
-/**
- * @returns {string} the line on stdout once every serving process listens
- */
-function readyLine (kind, config, port, workers) {
-  return `listening http://${config.serverHostname}:${port} kind=${kind} workers=${workers} pid=${process.pid}\n`
 }
 
 /**
@@ -69,4 +60,4 @@ function stopServer (server) {
   }, STOP_GRACE_MS).unref()
 }
 
-module.exports = { createServer, portInUse, readyLine, stopServer, log, STOP_GRACE_MS }
+module.exports = { createServer, stopServer, PIPELINE_LIMIT }

@@ -1,29 +1,36 @@
 'use strict'
 // The multi-process models, run by servers/lib/launch.js: a primary forks nServers workers with
-// node:cluster, prints one ready line once all listen, re-forks one that dies by accident and stops
-// them all on SIGTERM. 'cluster' workers share the primary's listening socket; 'reuseport' workers
-// each bind their own on one port (SO_REUSEPORT), so the kernel spreads connections and the
-// primary never touches one.
+// node:cluster, prints one ready line once all listen, re-forks one that dies by accident (gives up
+// after too many), tells the workers' storage faults once, and stops them all on a signal or when
+// its own parent is gone. 'cluster' workers share the primary's listening socket; 'reuseport'
+// workers each bind their own on one port (SO_REUSEPORT), so the kernel spreads connections and
+// the primary never touches one.
 
 const cluster = require('node:cluster')
 const { KINDS } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
-const { createServer, portInUse, readyLine, stopServer, log, STOP_GRACE_MS } = require('./serve')
+const { createServer, stopServer } = require('./serve')
+const { createFaultLog } = require('./faults')
 const { createMonitor, workerStats, primaryStats } = require('./telemetry')
+const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('./process-io')
 
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
-const EXIT_LISTEN_FAILED = 3
+const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
 const PORT_VAR = 'REUSEPORT_PORT' // the port a reuseport worker binds, from its primary
-const PARENT_GONE = 'the process that started this server is gone'
 
 /**
  * A worker: serves until the primary asks it to stop, a signal arrives, or the primary is gone.
  * @param {string} kind a cluster or reuseport kind
- * @param {object} config
+ * @param {object} config a validated config
  */
 function runWorker (kind, config) {
-  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')))
+  // Faults are counted here and told by the primary, so that the server's log says each once.
+  const faults = createFaultLog({
+    windowMs: WORKER_FAULT_WINDOW_MS,
+    emit: (e) => { if (process.connected) process.send({ type: 'fault', ...e }) }
+  })
+  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')), faults)
   const reuse = KINDS[kind].model === 'reuseport'
   const port = reuse ? Number(process.env[PORT_VAR]) : config.serverPort
   server.on('error', (err) => {
@@ -39,16 +46,19 @@ function runWorker (kind, config) {
   }
   // The primary asks us to stop; a signal to the whole group does too; and if the primary is
   // gone (even by SIGKILL) the IPC channel closes and we must not outlive it.
-  const stop = () => stopServer(server)
+  const stop = () => {
+    faults.flush()
+    stopServer(server)
+  }
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
   process.on('message', (msg) => { if (msg === 'stop') stop() })
   process.on('disconnect', stop)
 }
 
 /**
- * The primary of a cluster or reuseport kind.
- * @param {string} kind
- * @param {object} config
+ * Runs the primary of a cluster or reuseport kind.
+ * @param {string} kind a multi-process kind of lib/kinds.js
+ * @param {object} config a validated config
  */
 function runPrimary (kind, config) {
   const reuse = KINDS[kind].model === 'reuseport'
@@ -60,6 +70,7 @@ function runPrimary (kind, config) {
   let ready = false
   let stopping = false
   const onStats = primaryStats(live, createMonitor('primary'))
+  const faults = loggedFaults()
 
   const onListening = (at) => {
     listening++
@@ -75,6 +86,7 @@ function runPrimary (kind, config) {
     worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
     worker.on('message', (msg) => {
       if (msg?.type === 'listen-failed') return shutdown(1, `${kind}: ${msg.message}`)
+      if (msg?.type === 'fault') return faults.note(msg.key, msg.message, msg.count)
       if (msg?.type !== 'reuseport-listening') return onStats(worker, msg)
       if (port === null) {
         port = msg.port
@@ -119,4 +131,4 @@ function runPrimary (kind, config) {
   for (let i = 0; i < (reuse && port === null ? 1 : config.nServers); i++) fork()
 }
 
-module.exports = { runPrimary, runWorker, PARENT_GONE }
+module.exports = { runPrimary, runWorker }

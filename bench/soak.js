@@ -1,0 +1,120 @@
+'use strict'
+// Soak: `node bench/soak.js [--minutes=30] [--seconds=N] [--rate=200] [--interval=10]
+// [--kinds=sync,async,...] [--chart=FILE.svg]` drives every kind at once, each at a fixed open-loop
+// rate, and every interval records the server's RSS, open descriptors and p99; JSON on stdout.
+
+const { spawn } = require('node:child_process')
+const { once } = require('node:events')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { WATCHED } = require('../lib/parent-watch')
+const { serverFigures, verdict } = require('./lib/soak-figures')
+
+const ROOT = path.resolve(__dirname, '..')
+const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
+const DEFAULTS = { minutes: 30, seconds: 0, rate: 200, interval: 10 }
+const READY = /^listening http:\/\/\S+:(\d+) /m
+
+function parseArgs (argv) {
+  const opts = { ...DEFAULTS, kinds: KINDS, chart: null }
+  for (const arg of argv) {
+    const m = /^--(\w+)=(.+)$/.exec(arg)
+    if (m && m[1] === 'kinds' && m[2].split(',').every((k) => KINDS.includes(k))) opts.kinds = m[2].split(',')
+    else if (m && m[1] === 'chart') opts.chart = m[2]
+    else if (m && m[1] in DEFAULTS && /^\d+$/.test(m[2])) opts[m[1]] = Number(m[2])
+    else throw new Error(`bad argument ${arg}; flags: --minutes=N --seconds=N --rate=N --interval=N --kinds=${KINDS.join(',')} --chart=FILE`)
+  }
+  opts.totalSeconds = opts.seconds || opts.minutes * 60
+  if (opts.interval < 1 || opts.rate < 1 || opts.totalSeconds < opts.interval) throw new Error('need rate >= 1 and seconds >= interval >= 1')
+  return opts
+}
+
+// A child node process that stops when this one dies (lib/parent-watch.js).
+function node (args, stdout = 'ignore', stderr = 'inherit') {
+  return spawn(process.execPath, args, { stdio: [WATCHED.stdin, stdout, stderr], env: { ...process.env, ...WATCHED.env } })
+}
+
+async function startServer (kind, dir) {
+  const child = node([path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', '--nServers=2', `--dataPath=${dir}`], 'pipe')
+  let out = ''
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (d) => { out += d; if (READY.test(out)) resolve(Number(READY.exec(out)[1])) })
+    child.once('exit', (code) => reject(new Error(`${kind} exited ${code} before it was ready`)))
+  })
+  return { child, port }
+}
+
+// One interval of open-loop load by `node client`, which also verifies what it wrote.
+async function segment (kind, { port, dir, opts, first }) {
+  const json = path.join(dir, '..', `${kind}-segment.json`)
+  const client = node([path.join(ROOT, 'client'), `--serverPort=${port}`, `--dataPath=${dir}`, `--json=${json}`,
+    `--rate=${opts.rate}`, `--nOperations=${opts.rate * opts.interval}`, `--warmup=${first ? 50 : 0}`,
+    '--nClients=1', '--concurrency=8', '--readsPerWrite=10', '--nFiles=30'], 'ignore', 'pipe')
+  let stderr = ''
+  client.stderr.setEncoding('utf8').on('data', (d) => { stderr += d })
+  const [code] = await once(client, 'close')
+  if (code !== 0 && code !== 1) throw new Error(`${kind}: the client exited ${code}: ${stderr}`)
+  const report = JSON.parse(fs.readFileSync(json, 'utf8'))
+  return {
+    getP99Us: report.latency.GET.p99,
+    putP99Us: report.latency.PUT.p99,
+    p99Us: Math.max(report.latency.GET.p99 ?? 0, report.latency.PUT.p99 ?? 0),
+    failures: report.errorCount + report.warmup.failed,
+    verified: report.verification.ok,
+    achievedRate: report.achievedRate
+  }
+}
+
+// The data files cut back to their size after the first interval: a GET does the same work all along.
+function cutBack (dir, sizes) {
+  for (const [file, size] of Object.entries(sizes)) fs.truncateSync(path.join(dir, file), size)
+}
+
+async function soakKind (kind, opts, t0) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `soak-${kind}-`))
+  const dir = path.join(root, 'data')
+  fs.mkdirSync(dir)
+  const server = await startServer(kind, dir)
+  const samples = []
+  let sizes = null
+  try {
+    for (let i = 0; i < opts.totalSeconds / opts.interval; i++) {
+      const figures = await segment(kind, { port: server.port, dir, opts, first: i === 0 })
+      if (sizes === null) sizes = Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.statSync(path.join(dir, f)).size]))
+      else cutBack(dir, sizes)
+      const sample = { seconds: Math.round((Date.now() - t0) / 1000), ...serverFigures(server.child.pid), ...figures }
+      samples.push(sample)
+      process.stderr.write(`${kind.padEnd(13)} ${String(sample.seconds).padStart(5)} s  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MiB  fds ${sample.fds}  p99 ${sample.p99Us} µs  failures ${sample.failures}${sample.verified ? '' : '  VERIFICATION FAILED'}\n`)
+    }
+  } finally {
+    server.child.kill('SIGTERM')
+    await once(server.child, 'exit')
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+  return { kind, samples, verdict: verdict(samples, opts) }
+}
+
+async function main () {
+  const opts = parseArgs(process.argv.slice(2))
+  process.stderr.write(`soak: ${opts.kinds.join(', ')} at once, ${opts.rate} ops/s each, ${opts.totalSeconds} s, a sample every ${opts.interval} s\n`)
+  const t0 = Date.now()
+  const kinds = await Promise.all(opts.kinds.map((kind) => soakKind(kind, opts, t0)))
+  const result = {
+    bench: 'soak', cores: os.availableParallelism(), node: process.version, startedAt: new Date(t0).toISOString(),
+    rate: opts.rate, seconds: opts.totalSeconds, interval: opts.interval, kinds, ok: kinds.every((k) => k.verdict.ok)
+  }
+  if (opts.chart) fs.writeFileSync(opts.chart, require('./lib/soak-chart').soakChart(result))
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  for (const { kind, verdict: v } of kinds) {
+    process.stderr.write(`${kind.padEnd(13)} RSS end/ref ${v.rssRatio.toFixed(2)} (<= 1.1), fds ${v.fdsRef} -> ${v.fdsEnd} (flat: ${v.fdsFlat}), ` +
+      `p99 end/ref ${v.p99Ratio.toFixed(2)} (<= ${v.p99Limit}), failures ${v.failures}, verified ${v.verified}: ${v.ok ? 'OK' : 'FAILED'}\n`)
+  }
+  return result.ok ? 0 : 1
+}
+
+if (require.main === module) {
+  main().then((code) => { process.exitCode = code }, (err) => { process.stderr.write(`soak: ${err.message}\n`); process.exitCode = 2 })
+}
+
+module.exports = { parseArgs }
