@@ -3,6 +3,7 @@
 // `node` runs whose stdout is wanted.
 
 const { execFile, spawn } = require('node:child_process')
+const { WATCHED } = require('../../lib/parent-watch')
 const { int } = require('../../lib/config')
 const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
 
@@ -37,7 +38,8 @@ function parseFlags (argv, { usage, about, flags }) {
 
 /** Spawns `node ARGS` and resolves with its port, read from stdout by `pattern` (group 1). */
 function startChild (args, pattern, env = process.env) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env })
+  // The child watches us through its stdin (lib/parent-watch.js): a killed bench leaves no server.
+  const child = spawn(process.execPath, args, { stdio: [WATCHED.stdin, 'pipe', 'inherit'], env: { ...env, ...WATCHED.env } })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   return new Promise((resolve, reject) => {
     let out = ''
