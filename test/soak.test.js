@@ -1,5 +1,5 @@
 'use strict'
-// bench/soak.js for seconds instead of 30 minutes: every interval is sampled (RSS, descriptors,
+// bench/soak.js for 20 seconds instead of 30 minutes: every interval is sampled (RSS, descriptors,
 // p99), nothing fails, every interval's writes verify, and the chart is drawn. Its speed and
 // memory criteria are judged by the bench on a real run (bench/RESULTS.md), not asserted here.
 
@@ -34,13 +34,13 @@ t.test('a soak of seconds samples every interval, fails nothing, verifies every 
   const dir = t.testdir()
   const chart = path.join(dir, 'soak.svg')
   const { code, stdout, stderr } = await new Promise((resolve) => execFile(process.execPath,
-    [SOAK, '--seconds=10', '--interval=2', '--rate=50', '--kinds=sync,async-cluster', `--chart=${chart}`],
+    [SOAK, '--seconds=20', '--interval=2', '--rate=50', '--kinds=sync,async-cluster', `--chart=${chart}`],
     { timeout: 120000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr })))
   t.ok(code === 0 || code === 1, `exit ${code} (1: a criterion missed on a short, noisy run): ${stderr.slice(-300)}`)
   const result = JSON.parse(stdout)
   t.same(result.kinds.map((k) => k.kind), ['sync', 'async-cluster'])
   for (const { kind, samples, verdict: v } of result.kinds) {
-    t.ok(samples.length >= 2 && samples.length <= 5, `${kind}: one sample per interval until the time is up (${samples.length})`)
+    t.ok(samples.length >= 2 && samples.length <= 10, `${kind}: one sample per interval until the time is up (${samples.length})`)
     for (const s of samples) {
       t.ok(s.rssBytes > 0 && s.fds > 0 && s.p99Us > 0, `${kind} at ${s.seconds} s: rss, descriptors and p99 recorded`)
       t.equal(s.failures, 0, `${kind} at ${s.seconds} s: no failure`)
