@@ -96,10 +96,10 @@ async function soakKind (kind, opts) {
       const figures = await segment(kind, { port: server.port, dir, opts, first: i === 0 })
       if (sizes === null) sizes = Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.statSync(path.join(dir, f)).size]))
       else cutBack(dir, sizes)
-      const sample = { seconds: Math.round((Date.now() - start) / 1000), ...serverFigures(server.child.pid), ...figures }
+      const sample = { seconds: Math.round((Date.now() - start) / 1000), ...serverFigures(server.child.pid), load1: os.loadavg()[0], ...figures }
       samples.push(sample)
       const errors = Object.entries(sample.errors).map(([k, n]) => `${k} ${n}`).join(', ')
-      process.stderr.write(`${kind.padEnd(13)} ${String(sample.seconds).padStart(5)} s  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MiB  fds ${sample.fds}  p99 ${sample.p99Us} µs  failures ${sample.failures}${errors ? ` (${errors})` : ''}${sample.verified ? '' : '  VERIFICATION FAILED'}${sample.hungAtExit ? '  (client hung at exit, killed)' : ''}\n`)
+      process.stderr.write(`${kind.padEnd(13)} ${String(sample.seconds).padStart(5)} s  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MiB  fds ${sample.fds}  p99 ${sample.p99Us} µs  load ${sample.load1.toFixed(1)}  failures ${sample.failures}${errors ? ` (${errors})` : ''}${sample.verified ? '' : '  VERIFICATION FAILED'}${sample.hungAtExit ? '  (client hung at exit, killed)' : ''}\n`)
     }
   } finally {
     server.child.kill('SIGTERM')
@@ -122,7 +122,7 @@ async function main () {
   process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   for (const { kind, verdict: v } of kinds) {
     process.stderr.write(`${kind.padEnd(13)} RSS end/ref ${v.rssRatio.toFixed(2)} (<= 1.1), fds ${v.fdsRef} -> ${v.fdsEnd} (flat: ${v.fdsFlat}), ` +
-      `p99 end/ref ${v.p99Ratio.toFixed(2)} (<= ${v.p99Limit}), failures ${v.failures}, verified ${v.verified}: ${v.ok ? 'OK' : 'FAILED'}\n`)
+      `p99 end/ref ${v.p99Ratio.toFixed(2)} (<= ${v.p99Limit}; machine load ${v.loadRef.toFixed(1)} -> ${v.loadEnd.toFixed(1)}), failures ${v.failures}, verified ${v.verified}: ${v.ok ? 'OK' : 'FAILED'}\n`)
   }
   return result.ok ? 0 : 1
 }

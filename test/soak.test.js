@@ -21,12 +21,16 @@ t.test('soak flags: minutes by default 30, seconds override, and a bad flag is r
 })
 
 t.test('the verdict compares the end with the reference time and wants no failure', async (t) => {
-  const sample = (seconds, rss, fds, p99, failures = 0) => ({ seconds, rssBytes: rss, fds, p99Us: p99, failures, verified: true })
+  const sample = (seconds, rss, fds, p99, failures = 0) => ({ seconds, rssBytes: rss, fds, p99Us: p99, failures, verified: true, load1: 1 })
   const steady = Array.from({ length: 12 }, (_, i) => sample(10 * (i + 1), 100 + (i > 3 ? 5 : 0), 20, 1000))
-  t.match(verdict(steady, { totalSeconds: 120 }), { referenceSeconds: 20, rssRatio: 1.05, fdsFlat: true, p99Ratio: 1, ok: true })
+  t.match(verdict(steady, { totalSeconds: 120 }), { referenceSeconds: 20, windowSeconds: 20, rssRatio: 1.05, fdsFlat: true, p99Ratio: 1, loadRef: 1, ok: true })
+  const blip = steady.map((s, i) => (i === 6 ? { ...s, fds: 24, p99Us: 90000 } : s))
+  t.match(verdict(blip, { totalSeconds: 120 }), { fdsFlat: true, p99Ratio: 1, ok: true }, 'one descriptor blip and one slow interval are not a trend')
   const leaking = steady.map((s, i) => ({ ...s, rssBytes: 100 + 10 * i, fds: 20 + i }))
   t.match(verdict(leaking, { totalSeconds: 120 }), { fdsFlat: false, ok: false })
   t.ok(verdict(leaking, { totalSeconds: 120 }).rssRatio > 1.1)
+  const slowing = steady.map((s, i) => ({ ...s, p99Us: 1000 * (i + 1) }))
+  t.ok(verdict(slowing, { totalSeconds: 120 }).p99Ratio > 1.5, 'a p99 that keeps rising fails')
   t.match(verdict([...steady.slice(0, -1), sample(120, 105, 20, 1000, 1)], { totalSeconds: 120 }), { failures: 1, ok: false })
 })
 
