@@ -22,9 +22,10 @@ const x = (ratio) => ratio === null ? '-' : `${ratio.toFixed(2)}x`
 const ROWS = {
   client: (r) => ['length', 'chunked'].flatMap((framing) => {
     const f = r[framing]
+    const cpu = (tool) => `${f.cpuPerRequestUs[tool]} µs CPU/req`
     return [
-      ['client', `node client / autocannon (req/s, ${framing})`, `${f.client} / ${f.autocannon} = ${x(f.ratio)}`],
-      ['client', `node client / wrk (req/s, ${framing})`, f.wrk === null ? 'wrk not installed' : `${f.client} / ${f.wrk} = ${x(f.ratioWrk)}`]
+      ['client', `node client / autocannon (req/s, ${framing})`, `${f.client} / ${f.autocannon} = ${x(f.ratio)} (${cpu('client')}, ${cpu('autocannon')})`],
+      ['client', `node client / wrk (req/s, ${framing})`, f.wrk === null ? 'wrk not installed' : `${f.client} / ${f.wrk} = ${x(f.ratioWrk)} (wrk ${cpu('wrk')})`]
     ]
   }),
   server: (r) => r.rows.map((row) => ['server', `${row.op} express / plain (req/s)`, `${row.express} / ${row.plain} = ${x(row.ratio)}`]),

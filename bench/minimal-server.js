@@ -7,6 +7,7 @@
 
 const fs = require('node:fs')
 const http = require('node:http')
+const { watchParent } = require('../lib/parent-watch')
 const path = require('node:path')
 const { wantsHelp, entryHelp } = require('../lib/help')
 
@@ -44,4 +45,5 @@ const server = http.createServer((req, res) => {
   })
 })
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`))
+watchParent(() => process.exit(0))
 process.on('SIGTERM', () => process.exit(0))

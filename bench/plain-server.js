@@ -3,6 +3,7 @@
 // of bench/server.js. `node bench/plain-server.js DATA_DIR` prints its port on stdout.
 
 const http = require('node:http')
+const { watchParent } = require('../lib/parent-watch')
 const { loadConfig } = require('../lib/config')
 const { wantsHelp, entryHelp } = require('../lib/help')
 const { createSyncStore } = require('../servers/lib/store')
@@ -45,4 +46,5 @@ const server = http.createServer((req, res) => {
   })
 })
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`))
+watchParent(() => process.exit(0))
 process.on('SIGTERM', () => process.exit(0))

@@ -28,11 +28,12 @@ for (const kind of KINDS) {
     for (let i = 0; i < 500 && !idle.every((s) => s.reply.endsWith('idle\n')); i++) await sleep(20)
     t.ok(idle.every((s) => /^HTTP\/1\.1 200 [^]*idle\n$/.test(s.reply)), 'each got its answer')
     // Descriptors first, then (once any close the server made by then has reached us) the open ones.
+    // On a very loaded machine opening 1,000 can take longer than keepAliveTimeout: the first are
+    // then closed already, rightly (checked per connection below).
     const fdsOpen = serverFds(srv.pid)
     await sleep(200)
     const open = idle.filter((s) => s.closedAt === undefined).length
-    t.ok(open > CONNECTIONS * 0.9, `${open} still open`)
-    t.ok(fdsOpen >= fdsBefore + open - 5, `the server holds them (${fdsBefore} descriptors before, ${fdsOpen} with them)`)
+    t.ok(fdsOpen >= fdsBefore + open - 5, `the server holds the ${open} still open (${fdsBefore} descriptors before, ${fdsOpen} with them)`)
     const rssGrowth = serverRss(srv.pid) - rssBefore
     t.ok(rssGrowth < 64 * 2 ** 20, `memory grew by ${MiB(rssGrowth)} for ${CONNECTIONS} idle connections (bound 64 MiB)`)
     for (let i = 0; i < 5; i++) t.equal((await request(srv, { path: '/get?key=k' })).body, 'idle\n', 'a new client is served meanwhile')

@@ -1,5 +1,5 @@
 'use strict'
-// bench/soak.js for seconds instead of 30 minutes: every interval is sampled (RSS, descriptors,
+// bench/soak.js for 20 seconds instead of 30 minutes: every interval is sampled (RSS, descriptors,
 // p99), nothing fails, every interval's writes verify, and the chart is drawn. Its speed and
 // memory criteria are judged by the bench on a real run (bench/RESULTS.md), not asserted here.
 
@@ -21,12 +21,16 @@ t.test('soak flags: minutes by default 30, seconds override, and a bad flag is r
 })
 
 t.test('the verdict compares the end with the reference time and wants no failure', async (t) => {
-  const sample = (seconds, rss, fds, p99, failures = 0) => ({ seconds, rssBytes: rss, fds, p99Us: p99, failures, verified: true })
+  const sample = (seconds, rss, fds, p99, failures = 0) => ({ seconds, rssBytes: rss, fds, p99Us: p99, failures, verified: true, load1: 1 })
   const steady = Array.from({ length: 12 }, (_, i) => sample(10 * (i + 1), 100 + (i > 3 ? 5 : 0), 20, 1000))
-  t.match(verdict(steady, { totalSeconds: 120 }), { referenceSeconds: 20, rssRatio: 1.05, fdsFlat: true, p99Ratio: 1, ok: true })
+  t.match(verdict(steady, { totalSeconds: 120 }), { referenceSeconds: 20, windowSeconds: 20, rssRatio: 1.05, fdsFlat: true, p99Ratio: 1, loadRef: 1, ok: true })
+  const blip = steady.map((s, i) => (i === 6 ? { ...s, fds: 24, p99Us: 90000 } : s))
+  t.match(verdict(blip, { totalSeconds: 120 }), { fdsFlat: true, p99Ratio: 1, ok: true }, 'one descriptor blip and one slow interval are not a trend')
   const leaking = steady.map((s, i) => ({ ...s, rssBytes: 100 + 10 * i, fds: 20 + i }))
   t.match(verdict(leaking, { totalSeconds: 120 }), { fdsFlat: false, ok: false })
   t.ok(verdict(leaking, { totalSeconds: 120 }).rssRatio > 1.1)
+  const slowing = steady.map((s, i) => ({ ...s, p99Us: 1000 * (i + 1) }))
+  t.ok(verdict(slowing, { totalSeconds: 120 }).p99Ratio > 1.5, 'a p99 that keeps rising fails')
   t.match(verdict([...steady.slice(0, -1), sample(120, 105, 20, 1000, 1)], { totalSeconds: 120 }), { failures: 1, ok: false })
 })
 
@@ -34,13 +38,13 @@ t.test('a soak of seconds samples every interval, fails nothing, verifies every 
   const dir = t.testdir()
   const chart = path.join(dir, 'soak.svg')
   const { code, stdout, stderr } = await new Promise((resolve) => execFile(process.execPath,
-    [SOAK, '--seconds=6', '--interval=2', '--rate=50', '--kinds=sync,async-cluster', `--chart=${chart}`],
+    [SOAK, '--seconds=20', '--interval=2', '--rate=50', '--kinds=sync,async-cluster', `--chart=${chart}`],
     { timeout: 120000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr })))
   t.ok(code === 0 || code === 1, `exit ${code} (1: a criterion missed on a short, noisy run): ${stderr.slice(-300)}`)
   const result = JSON.parse(stdout)
   t.same(result.kinds.map((k) => k.kind), ['sync', 'async-cluster'])
   for (const { kind, samples, verdict: v } of result.kinds) {
-    t.equal(samples.length, 3, `${kind}: one sample per interval`)
+    t.ok(samples.length >= 2 && samples.length <= 10, `${kind}: one sample per interval until the time is up (${samples.length})`)
     for (const s of samples) {
       t.ok(s.rssBytes > 0 && s.fds > 0 && s.p99Us > 0, `${kind} at ${s.seconds} s: rss, descriptors and p99 recorded`)
       t.equal(s.failures, 0, `${kind} at ${s.seconds} s: no failure`)
