@@ -1,12 +1,13 @@
 'use strict'
 // All the benches in sequence, at modest sizes (a few minutes on 2 cores): `npm run bench` or
-// `node bench/index.js [--out=FILE] [--only=client,server,memory,store]`. Each result is one JSON
-// line on stdout (all of them, with the load average, in FILE too); progress and a table on stderr.
+// `node bench/index.js [--out=FILE] [--only=client,server,memory,store]` (--help lists them). Each result
+// is one JSON line on stdout (all of them, with the load average, in FILE too); progress and a table on stderr.
 
 const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { wantsHelp, helpSection, entryHelp } = require('../lib/help')
 
 const BENCHES = [
   { name: 'client', args: ['--rounds=3', '--seconds=5', '--requests=30000'] },
@@ -19,10 +20,14 @@ const x = (ratio) => ratio === null ? '-' : `${ratio.toFixed(2)}x`
 
 // Rows [bench, figure, value] that say what each result found.
 const ROWS = {
-  client: (r) => [
-    ['client', 'node client / autocannon (req/s)', `${r.client} / ${r.autocannon} = ${x(r.ratio)}`],
-    ['client', 'node client / wrk (req/s)', r.wrk === null ? 'wrk not installed' : `${r.client} / ${r.wrk} = ${x(r.ratioWrk)}`]
-  ],
+  client: (r) => ['length', 'chunked'].flatMap((framing) => {
+    const f = r[framing]
+    const cpu = (tool) => `${f.cpuPerRequestUs[tool]} µs CPU/req`
+    return [
+      ['client', `node client / autocannon (req/s, ${framing})`, `${f.client} / ${f.autocannon} = ${x(f.ratio)} (${cpu('client')}, ${cpu('autocannon')})`],
+      ['client', `node client / wrk (req/s, ${framing})`, f.wrk === null ? 'wrk not installed' : `${f.client} / ${f.wrk} = ${x(f.ratioWrk)} (wrk ${cpu('wrk')})`]
+    ]
+  }),
   server: (r) => r.rows.flatMap((row) => [
     ['server', `${row.op} express app / minimal express (CPU µs/req, paired by round)`, `${x(row.expressOverMinimalCpu[0])} [${row.expressOverMinimalCpu.slice(1).join('–')}]`],
     ['server', `${row.op} express / node:http (CPU µs/req, paired by round)`, `${x(row.expressOverHttpCpu[0])} [${row.expressOverHttpCpu.slice(1).join('–')}]`]]),
@@ -49,15 +54,39 @@ function formatTable (rows) {
   return rows.map((row) => `${row[0].padEnd(widths[0])}  ${row[1].padEnd(widths[1])}  ${row[2]}`).join('\n') + '\n'
 }
 
-function parseArgs (argv) {
-  const options = { out: null, only: BENCHES.map((b) => b.name) }
-  const usage = `usage: node bench/index.js [--out=FILE] [--only=${options.only.join(',')}]`
-  for (const arg of argv) {
-    const m = /^--(out|only)=(.+)$/.exec(arg)
-    if (!m) throw new Error(`bad argument ${arg}; ${usage}`)
-    options[m[1]] = m[1] === 'out' ? m[2] : m[2].split(',')
+const NAMES = BENCHES.map((b) => b.name)
+const FLAGS = {
+  out: (v) => { if (typeof v !== 'string' || v === '') throw 'must be a file name'; return v },
+  only: (v) => {
+    const list = String(v).split(',')
+    if (!list.every((name) => NAMES.includes(name))) throw `must be a comma-separated list of ${NAMES.join(', ')}`
+    return list
   }
-  if (!options.only.every((name) => BENCHES.some((b) => b.name === name))) throw new Error(`unknown bench in --only; ${usage}`)
+}
+const FLAGS_HELP = { out: 'also write every result, with the load average before and after, to this JSON file', only: 'the benches to run' }
+const USAGE = `node bench/index.js [--out=FILE] [--only=${NAMES.join(',')}]`
+
+function parseArgs (argv) {
+  if (wantsHelp(argv)) {
+    process.stdout.write(entryHelp({
+      usage: USAGE,
+      about: 'Runs the benches of the harness in turn at modest sizes (a few minutes on 2 cores): each result\n' +
+        'is one JSON line on stdout; progress and a table on stderr. Exit status: 0, 1 a bench failed, 2 bad flag.',
+      sections: [helpSection('Flags', FLAGS, FLAGS_HELP, { out: 'none', only: NAMES.join(',') })],
+      config: false
+    }))
+    process.exit(0)
+  }
+  const options = { out: null, only: NAMES }
+  for (const arg of argv) {
+    const m = /^--(\w+)=(.*)$/.exec(arg)
+    if (!m || !Object.hasOwn(FLAGS, m[1])) throw new Error(`bad argument ${arg}; usage: ${USAGE}`)
+    try {
+      options[m[1]] = FLAGS[m[1]](m[2])
+    } catch (why) {
+      throw new Error(`--${m[1]} ${why}, got ${JSON.stringify(m[2])}`)
+    }
+  }
   return options
 }
 

@@ -48,7 +48,16 @@ async function measure (variant, operations, { connections }) {
  * @returns {Promise<object>} the result printed as JSON
  */
 async function run (argv) {
-  const opts = parseFlags(argv, { small: 10000, large: 1000000, connections: 10 })
+  const opts = parseFlags(argv, {
+    usage: 'node bench/memory.js [--small=N] [--large=N] [--connections=N]',
+    about: 'Runs node client (1 process, GETs unverified, then PUTs verified) small and large against\n' +
+      'bench/minimal-server.js and prints each process\'s peak RSS and the ratios, as JSON on stdout.',
+    flags: {
+      small: [10000, 'operations of the small run'],
+      large: [1000000, 'operations of the large run'],
+      connections: [10, 'connections (requests in flight) of the client process']
+    }
+  })
   const rows = []
   const ratios = []
   for (const variant of Object.keys(VARIANTS)) {

@@ -6,8 +6,20 @@
 const http = require('node:http')
 const express = require('express')
 const { loadConfig } = require('../lib/config')
+const { wantsHelp, entryHelp } = require('../lib/help')
+const { watchParent } = require('../lib/parent-watch')
 const { createSyncStore } = require('../servers/lib/store')
 const { readBody, sendText } = require('../servers/lib/app')
+
+if (wantsHelp(process.argv.slice(2))) {
+  process.stdout.write(entryHelp({
+    usage: 'node bench/minimal-express.js DATA_DIR',
+    about: 'A minimal express 5 app with the project\'s GET and POST handlers on the sync store in DATA_DIR,\n' +
+      'the yardstick of bench/server.js. Prints its port on stdout.',
+    config: false
+  }))
+  process.exit(0)
+}
 
 const { config } = loadConfig([`--dataPath=${process.argv[2]}`])
 const store = createSyncStore(config)
@@ -23,3 +35,4 @@ app.post('/put', async (req, res) => {
 const server = http.createServer(app)
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`))
 process.on('SIGTERM', () => process.exit(0))
+watchParent(() => process.exit(0))

@@ -49,7 +49,17 @@ async function measure (variant, op, { seconds, connections }) {
 }
 
 async function main () {
-  const opts = parseFlags(process.argv.slice(2), { seconds: 5, rounds: 3, connections: 10 })
+  const opts = parseFlags(process.argv.slice(2), {
+    usage: 'node bench/server.js [--seconds=N] [--rounds=N] [--connections=N]',
+    about: 'Drives servers/sync.js on express, the same server on plain node:http (--framework=http) and\n' +
+      'bench/minimal-express.js with autocannon, GET-only and POST-only, interleaved, and prints rates,\n' +
+      'server CPU per request and ratios paired by round as JSON on stdout.',
+    flags: {
+      seconds: [5, 'seconds of each autocannon run'],
+      rounds: [3, 'rounds, the order rotated'],
+      connections: [10, 'autocannon\'s connections']
+    }
+  })
   const runs = { GET: {}, PUT: {} }
   for (let round = 1; round <= opts.rounds; round++) {
     for (const op of ['GET', 'PUT']) {

@@ -56,7 +56,12 @@ async function measure (ms) {
 async function main () {
   const argv = process.argv.slice(2)
   if (argv[0] === '--child') return process.stdout.write(JSON.stringify(await measure(Number(argv[1]))))
-  const { ms } = parseFlags(argv, { ms: 2000 })
+  const { ms } = parseFlags(argv, {
+    usage: 'node bench/store.js [--ms=N]',
+    about: 'Times the stores\' read and append in-process with tinybench (thread pool and io_uring, each in a\n' +
+      'child process), and prints the rows as JSON on stdout.',
+    flags: { ms: [2000, 'ms of each task after a 200 ms warm-up'] }
+  })
   const rows = []
   for (const ioUring of [0, 1]) {
     const out = await runNode([__filename, '--child', String(ms)], { ...process.env, UV_USE_IO_URING: String(ioUring) })

@@ -1,15 +1,14 @@
 'use strict'
 // One keep-alive HTTP/1.1 connection on a raw socket, one request at a time, with a per-request
 // timeout that destroys the socket. Raw because node:http costs ~3x the CPU per request (see
-// bench/RESULTS.md). A 200 must carry a Content-Length, as the servers' all do (no chunked).
+// bench/RESULTS.md); answers of any framing are read by client/response-parser.js.
 
 const net = require('node:net')
+const { ResponseParser } = require('./response-parser')
 
-const HEAD_END = Buffer.from('\r\n\r\n')
-const MAX_HEAD = 64 * 1024
-const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})/
-const CONTENT_LENGTH = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r/i
-const CONNECTION_CLOSE = /\r\nconnection:[ \t]*close[ \t]*\r/i
+// Every socket of the process reads into this one buffer: the parser copies what it keeps, and
+// a read is handled to its end before the next one starts.
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
 
 /** The request head of a GET, built once per key. */
 function getRequest (host, key) {
@@ -39,83 +38,68 @@ class Connection {
     this.onResponse = onResponse
     this.socket = null
     this.busy = false
-    this.wantBody = false
-    this.head = null // bytes of a response head still incomplete
-    this.remaining = -1 // body bytes still to come; -1 while reading the head
-    this.status = 0
-    this.closeAfter = false
-    this.body = ''
+    this.parser = null // one per socket: bytes of a dropped socket never reach the next one's
+    this.opened = 0 // connections made so far: more than one means some were closed
+    this.announced = null // what the server announced in an X-Bench-Stats field, if it did
     // One timer per connection, re-armed at every send: cheaper than a timer per request.
     // (setTimeout takes at most 2^31-1 ms; it would fire at once for more.)
     this.timer = setTimeout(() => { if (this.busy) this.fail('timeout') }, timeout).unref()
   }
 
-  /** Sends one request; a second one before the response is a bug in the caller. */
-  send (request, wantBody) {
+  /**
+   * Sends one request; a second one before the answer is a bug in the caller.
+   * @param {Buffer|string} request the whole request
+   * @param {boolean} wantBody hand the answer's body to onResponse
+   * @param {boolean} [isHead] a HEAD request: its answer has no body
+   */
+  send (request, wantBody, isHead = false) {
     if (this.socket === null) this.connect()
     this.busy = true
-    this.wantBody = wantBody
+    this.parser.expect(isHead, wantBody)
     this.timer.refresh()
     this.socket.write(request)
   }
 
   connect () {
-    const socket = net.connect(this.port, this.hostname)
-    socket.setNoDelay(true)
-    socket.on('data', (chunk) => { if (socket === this.socket) this.read(chunk) })
+    const socket = net.connect({
+      port: this.port,
+      host: this.hostname,
+      noDelay: true,
+      onread: { buffer: READ_BUFFER, callback: (n, buf) => { if (socket === this.socket) this.parser.push(buf.subarray(0, n)) } }
+    })
+    socket.once('connect', () => { this.opened++ })
     socket.on('error', (err) => { if (socket === this.socket) this.fail(err.code || 'socket-error') })
+    // The server closed: an answer whose body runs to the close ends here; one cut short fails.
+    socket.on('end', () => { if (socket === this.socket) this.parser.end() })
     socket.on('close', () => { if (socket === this.socket) this.fail('ECONNRESET') })
     this.socket = socket
+    this.parser = new ResponseParser({
+      onResponse: (status, body, keepAlive) => this.answered(status, body, keepAlive),
+      onError: (kind) => this.fail(kind)
+    })
+  }
+
+  answered (status, body, keepAlive) {
+    if (this.announced === null) this.announced = this.parser.announced
+    if (!keepAlive) this.drop() // Connection: close, HTTP/1.0, a body up to the close: a new one next time
+    this.finish(status === 200 ? null : `http-${status}`, body === null ? '' : body.toString('utf8'))
   }
 
   // Drops the socket; ends the request in flight, if any, with this error kind.
   fail (kind) {
     this.drop()
-    if (this.busy) this.finish(kind)
+    if (this.busy) this.finish(kind, '')
   }
 
   drop () {
-    if (this.socket !== null) this.socket.destroy()
+    if (this.socket === null) return
+    this.parser.stop()
+    this.socket.destroy()
     this.socket = null
-    this.head = null
-    this.remaining = -1
   }
 
-  read (chunk) {
-    if (!this.busy) return this.fail('bad-response') // bytes nobody asked for
-    if (this.remaining < 0) {
-      if (this.head !== null) chunk = Buffer.concat([this.head, chunk])
-      const end = chunk.indexOf(HEAD_END)
-      if (end < 0) {
-        this.head = chunk
-        if (chunk.length > MAX_HEAD) this.fail('bad-response')
-        return
-      }
-      this.head = null
-      const head = chunk.latin1Slice(0, end + 2)
-      const status = STATUS_LINE.exec(head)
-      const length = CONTENT_LENGTH.exec(head)
-      if (status === null) return this.fail('bad-response')
-      // Without a length the body's end is unknown: a failure is still counted by its status.
-      if (length === null) return this.fail(status[1] === '200' ? 'bad-response' : `http-${status[1]}`)
-      this.status = Number(status[1])
-      this.remaining = Number(length[1])
-      this.closeAfter = CONNECTION_CLOSE.test(head)
-      chunk = chunk.subarray(end + 4)
-    }
-    if (chunk.length > this.remaining) return this.fail('bad-response') // one request, one response
-    if (this.wantBody) this.body += chunk.toString('utf8')
-    this.remaining -= chunk.length
-    if (this.remaining > 0) return
-    this.remaining = -1
-    if (this.closeAfter) this.drop()
-    this.finish(this.status === 200 ? null : `http-${this.status}`)
-  }
-
-  finish (kind) {
-    const body = this.body
+  finish (kind, body) {
     this.busy = false
-    this.body = ''
     this.onResponse(kind, body)
   }
 

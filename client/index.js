@@ -1,10 +1,12 @@
 'use strict'
 // `node client [--config=FILE] [--KEY=VALUE ...] [--out=FILE] [--json=FILE]`: loads the server,
-// verifies what it wrote, prints CSV on stdout (or --out), a summary on stderr, JSON to --json.
+// verifies what it wrote, prints CSV on stdout (or --out), a summary on stderr, JSON to --json;
+// --help lists the flags.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { loadConfig, runMain, ConfigError, str } = require('../lib/config')
+const { wantsHelp, helpSection, entryHelp } = require('../lib/help')
 const { describeEnv } = require('../lib/env')
 const { watchParent } = require('../lib/parent-watch')
 const { newRunId, decodeBitset } = require('./ledger')
@@ -24,6 +26,19 @@ const outputFile = (v) => {
   return v
 }
 
+const FLAGS = { out: outputFile, json: outputFile }
+const FLAGS_HELP = { out: 'write the CSV to this file instead of stdout', json: 'write the whole report as JSON to this file' }
+
+function help () {
+  return entryHelp({
+    usage: 'node client [--config=FILE] [--KEY=VALUE ...] [--out=FILE] [--json=FILE]',
+    about: 'Loads a server that speaks the experiment\'s interface (GET /get?key=K, POST /put?key=K) from nClients\n' +
+      'processes, verifies what it wrote, prints CSV on stdout (or --out) and a summary on stderr.\n' +
+      'Exit status: 0 every operation succeeded and verification passed, 1 otherwise, 2 a bad flag.',
+    sections: [helpSection('Client flags', FLAGS, FLAGS_HELP, { out: 'stdout', json: 'none' })]
+  })
+}
+
 /**
  * Runs the client: exit status 0 when every operation succeeded and verification passed, else 1
  * (the CSV and JSON still say what failed).
@@ -32,7 +47,11 @@ const outputFile = (v) => {
  * @throws {ConfigError} at once, for a bad config or flag, or an unreadable dataPath
  */
 function main (argv) {
-  const { config, options } = loadConfig(argv, { out: outputFile, json: outputFile })
+  if (wantsHelp(argv)) {
+    process.stdout.write(help())
+    return Promise.resolve(0)
+  }
+  const { config, options } = loadConfig(argv, FLAGS)
   let sizesBefore = null
   if (config.verify) {
     try {
@@ -43,6 +62,16 @@ function main (argv) {
     }
   }
   return runClient(config, options, sizesBefore)
+}
+
+// Why the files are not checked, or null. A server that did not announce itself as one of this
+// project's (X-Bench-Stats) writes somewhere else than the project's own data folder: its files
+// are checked where the user says they are, never in a folder it does not write to.
+function unverifiable (config, announced) {
+  if (!config.verify) return 'skipped (--verify=false)'
+  if (announced !== null || config.dataPath !== loadConfig([]).config.dataPath) return null
+  return `not done: the server did not announce itself as one of this project's, and dataPath is this project's own folder (${config.dataPath}); ` +
+    '--dataPath=ITS_DATA_FOLDER checks its files'
 }
 
 async function runClient (config, options, sizesBefore) {
@@ -56,7 +85,8 @@ async function runClient (config, options, sizesBefore) {
     return 1
   }
   const acks = run.processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
-  const verification = config.verify ? verifyFiles({ config, runId, sizesBefore, acks }) : { checked: false }
+  const notChecked = unverifiable(config, run.announced)
+  const verification = notChecked === null ? verifyFiles({ config, runId, sizesBefore, acks }) : { checked: false, reason: notChecked }
   const primaryMaxRssKb = process.resourceUsage().maxRSS // after verification, its biggest cost
   const report = buildReport({ config, runId, env: describeEnv(), run, verification, primaryMaxRssKb })
   const csv = formatCsv(report)

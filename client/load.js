@@ -12,8 +12,9 @@ const now = process.hrtime.bigint
 /**
  * A client process's load generator.
  * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
- * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<void>, result(): object, close(): void, progress(): number }}
- *   run's t0: when the phase started (hrtime), the origin of the open-loop schedule
+ * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<void>, result(): object, close(): void,
+ *   progress(): number, announced(): string|null }} run's t0: when the phase started (hrtime), the origin
+ *   of the open-loop schedule; result's reconnects: connections opened again in the measured phase
  */
 function createClient ({ config, index, runId }) {
   const host = hostHeader(config.serverHostname, config.serverPort)
@@ -31,6 +32,7 @@ function createClient ({ config, index, runId }) {
     measure: { tag: 'c', from: 0, to: operations, opAt: workload.operationAt, recs: measuredRecords, open: config.rate > 0 }
   }
   let phase = null // the running phase: its definition plus next, due, finished, free, t0, resolve
+  let reopenedBefore = 0 // connections re-opened before the measured phase
 
   const slots = Array.from({ length: config.concurrency }, () => {
     const slot = { i: 0, type: 'GET', start: 0n }
@@ -82,9 +84,12 @@ function createClient ({ config, index, runId }) {
     if (phase.due < phase.to) setTimeout(tick, Number(dueAt(phase.due) - t) / 1e6)
   }
 
+  const reopened = () => slots.reduce((n, slot) => n + Math.max(0, slot.conn.opened - 1), 0)
+
   return {
     run (name, t0 = now()) {
       const def = PHASES[name]
+      if (name === 'measure') reopenedBefore = reopened()
       return new Promise((resolve) => {
         phase = { ...def, next: def.from, due: def.open ? def.from : def.to, finished: def.from, free: [...slots], t0, resolve }
         if (def.from === def.to) resolve()
@@ -93,11 +98,14 @@ function createClient ({ config, index, runId }) {
       })
     },
     progress: () => phase === null ? 0 : phase.finished - phase.from,
+    // What the server announced in an X-Bench-Stats field (the path of its telemetry), or null.
+    announced: () => slots.find((slot) => slot.conn.announced !== null)?.conn.announced ?? null,
     result: () => ({
       index,
       pid: process.pid,
       latency: { GET: serializeRecord(measuredRecords.GET), PUT: serializeRecord(measuredRecords.PUT) },
       warmup: { operations: warmups, errors: { GET: warmupRecords.GET.errors, PUT: warmupRecords.PUT.errors } },
+      reconnects: reopened() - reopenedBefore,
       acks: { w: encodeBitset(acks.w), c: encodeBitset(acks.c) }
     }),
     close: () => { for (const slot of slots) slot.conn.close() }

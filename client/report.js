@@ -59,12 +59,14 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
       latency: byType((type) => summarize(p.recs[type])),
       errors: byType((type) => p.recs[type].errors),
       cpuUs: p.result ? p.result.cpuUs : null,
-      maxRssKb: p.result ? p.result.maxRssKb : null
+      maxRssKb: p.result ? p.result.maxRssKb : null,
+      reconnects: p.result ? p.result.reconnects : null
     })),
     primaryMaxRssKb,
     errors: byType((type) => merged[type].errors),
     errorCount: failed,
     clientCpuUs: { user: sum(reported, (p) => p.result.cpuUs.user), system: sum(reported, (p) => p.result.cpuUs.system) },
+    reconnects: sum(reported, (p) => p.result.reconnects),
     warmup,
     verification,
     serverStats: run.server.stats,
@@ -93,10 +95,12 @@ function formatSummary (report) {
     lines.push(`  rate: target ${report.targetRate} ops/s, achieved ${report.achievedRate.toFixed(1)} ops/s${flag}`)
   }
   if (warmup.failed > 0) lines.push(`  warm-up: ${warmup.failed} of ${warmup.operations} operations failed`)
+  if (report.reconnects > 0) lines.push(`  connections: ${report.reconnects} opened again (closed by the server or after a failure)`)
   lines.push(v.checked
     ? `  verification: ${v.records} records in ${v.files} files, ${v.acknowledged} acknowledged: ${v.lost} lost, ` +
-      `${v.duplicated} duplicated, ${v.torn} torn, ${v.unknown} unknown; ${v.bytes} bytes appended, ${v.expectedBytes} expected`
-    : '  verification: skipped (--verify=false)')
+      `${v.duplicated} duplicated, ${v.torn} torn, ${v.unknown} unknown${v.blank ? `, ${v.blank} blank (failed writes blanked)` : ''}; ` +
+      `${v.bytes} bytes appended, ${v.expectedBytes} expected`
+    : `  verification: ${v.reason}`)
   lines.push(`  client CPU: ${(clientCpuUs.user / 1e6).toFixed(2)} s user, ${(clientCpuUs.system / 1e6).toFixed(2)} s system`)
   if (report.serverStats !== null) lines.push(formatServerStats(report.serverStats))
   for (const problem of report.problems) lines.push(`  ${problem}`)

@@ -6,7 +6,7 @@ const { fork } = require('node:child_process')
 const net = require('node:net')
 const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
-const { resetServerStats, readServerStats } = require('./server-stats')
+const { planServerStats, resetServerStats, readServerStats } = require('./server-stats')
 
 const WORKER = path.join(__dirname, 'worker.js')
 const PROBE_MS = 3000
@@ -28,6 +28,15 @@ function probe ({ serverHostname, serverPort, timeout }) {
       resolve()
     })
   })
+}
+
+// The one line that tells a server gone mid-run, instead of a telemetry failure or a reason per request.
+function goneProblem ({ serverHostname, serverPort }, resetFailed) {
+  const where = `server: ${serverHostname}:${serverPort} went away during the run (it refuses connections now)`
+  return resetFailed
+    ? `${where}, after a POST to its telemetry reset that it did not answer: a server without those routes? ` +
+      '--serverStats=auto (the default) asks only a server that announces them'
+    : `${where}: the failed operations are its absence, not its speed`
 }
 
 function startWorker (task, onProgress) {
@@ -75,8 +84,10 @@ function runPhase (workers, msg) {
  * Runs the load against the server.
  * @param {object} config a validated config
  * @param {{ runId: string, progress: boolean }} options progress: draw a bar on stderr
- * @returns {Promise<{ startedAt: string, wallTimeMs: number, server: object, processes: object[] }>}
- *   server: { stats, problem } of the server's telemetry over the measured phase (client/server-stats.js);
+ * @returns {Promise<{ startedAt: string, wallTimeMs: number, announced: string|null, server: object, processes: object[] }>}
+ *   announced: what the server's warm-up answers announced in X-Bench-Stats, if anything;
+ *   server: { stats, problem } of the server's telemetry over the measured phase (client/server-stats.js),
+ *   or problem alone telling that the server went away;
  *   processes: one entry per process: { index, pid, result (its report, or null if it died first), exit }
  * @throws {UnreachableError} when the server does not accept a connection at the start
  */
@@ -92,9 +103,11 @@ async function runClients (config, { runId, progress }) {
     workers.push(startWorker({ config, index, runId, progress }, onProgress))
   }
   await runPhase(workers, { phase: 'create' }) // every file exists before any warm-up GET
-  await runPhase(workers, { phase: 'warm' })
+  const warmed = await runPhase(workers, { phase: 'warm' })
+  const announced = warmed.find((msg) => msg !== null && msg.announced !== null)?.announced ?? null
+  const stats = planServerStats(config, announced)
   // Every warm-up response is in, so the server's new window holds the measured phase only.
-  const resetProblem = await resetServerStats(config)
+  const resetProblem = stats.path === null ? stats.problem : await resetServerStats(config, stats.path)
   if (bar !== null) bar.start(config.nOperations, 0)
   const startedAt = new Date().toISOString()
   // One monotonic clock for all (hrtime is system-wide): the processes' open-loop schedules start
@@ -104,14 +117,16 @@ async function runClients (config, { runId, progress }) {
   const end = ran.reduce((last, msg) => msg !== null && BigInt(msg.endedAt) > last ? BigInt(msg.endedAt) : last, t0)
   const wallTimeMs = Number(end - t0) / 1e6
   if (bar !== null) bar.stop()
-  const [server, results] = await Promise.all([
-    resetProblem === null ? readServerStats(config) : { stats: null, problem: resetProblem },
-    Promise.all(workers.map((w) => reply(w, 'result')))
+  const [server, results, gone] = await Promise.all([
+    stats.path !== null && resetProblem === null ? readServerStats(config, stats.path) : { stats: null, problem: resetProblem },
+    Promise.all(workers.map((w) => reply(w, 'result'))),
+    probe(config).then(() => false, () => true)
   ])
   return {
     startedAt,
     wallTimeMs,
-    server,
+    announced,
+    server: gone ? { stats: null, problem: goneProblem(config, stats.path !== null && resetProblem !== null) } : server,
     processes: workers.map((w, k) => ({ index: w.index, pid: w.pid, result: results[k], exit: w.exit }))
   }
 }

@@ -1,7 +1,8 @@
 'use strict'
 // The server's telemetry window (GET /_stats, POST /_stats/reset, servers/lib/telemetry.js): the
-// primary resets it as the measured phase starts and reads it as it ends. A server without these
-// routes gets no figures and a reason, never a failed run.
+// primary resets it as the measured phase starts and reads it as it ends. Asked only of a server
+// that announced it (X-Bench-Stats) unless --serverStats=true: a foreign server is never sent a
+// request outside the experiment's interface. Without it: no figures and a reason, never a failure.
 
 const http = require('node:http')
 
@@ -27,38 +28,58 @@ function isTelemetry (doc) {
     doc.totals !== null && typeof doc.totals === 'object' && Number.isInteger(doc.totals.requests)
 }
 
+const DEFAULT_PATH = '/_stats'
+const PATH = /^\/[!-~]{0,200}$/ // what an announced path may be: it goes into a request line
+
 /**
- * Starts a new telemetry window on the server (POST /_stats/reset).
+ * Whether to ask the server for its telemetry, and where.
+ * @param {{ serverStats: 'auto'|boolean, warmup: number }} config
+ * @param {string|null} announced the X-Bench-Stats value the warm-up answers carried, if any
+ * @returns {{ path: string|null, problem: string|null }} path null: not asked, and why (null if told to)
+ */
+function planServerStats ({ serverStats, warmup }, announced) {
+  const valid = announced !== null && PATH.test(announced)
+  if (serverStats === true) return { path: valid ? announced : DEFAULT_PATH, problem: null }
+  if (serverStats === false) return { path: null, problem: null }
+  if (valid) return { path: announced, problem: null }
+  const why = warmup === 0 ? 'there was no warm-up (--warmup=0) to see' : 'its warm-up answers did not carry'
+  return { path: null, problem: `server stats: not asked: ${why} an X-Bench-Stats field (--serverStats=true asks anyway)` }
+}
+
+/**
+ * Starts a new telemetry window on the server (POST PATH/reset).
  * @param {object} config a validated config (server address, timeout)
+ * @param {string} [path] where the telemetry is
  * @returns {Promise<string|null>} null when the server reset it, else why not
  */
-async function resetServerStats (config) {
+async function resetServerStats (config, path = DEFAULT_PATH) {
   try {
-    const { status } = await send(config, 'POST', '/_stats/reset')
-    return status === 200 ? null : `server stats: POST /_stats/reset answered ${status} (a server without telemetry?)`
+    const { status } = await send(config, 'POST', `${path}/reset`)
+    return status === 200 ? null : `server stats: POST ${path}/reset answered ${status} (a server without telemetry?)`
   } catch (err) {
-    return `server stats: POST /_stats/reset failed: ${err.message}`
+    return `server stats: POST ${path}/reset failed: ${err.message}`
   }
 }
 
 /**
- * Reads the telemetry window (GET /_stats).
+ * Reads the telemetry window (GET PATH).
  * @param {object} config a validated config
+ * @param {string} [path] where the telemetry is
  * @returns {Promise<{ stats: object|null, problem: string|null }>} stats: the server's document as is
  */
-async function readServerStats (config) {
+async function readServerStats (config, path = DEFAULT_PATH) {
   let res
   try {
-    res = await send(config, 'GET', '/_stats')
+    res = await send(config, 'GET', path)
   } catch (err) {
-    return { stats: null, problem: `server stats: GET /_stats failed: ${err.message}` }
+    return { stats: null, problem: `server stats: GET ${path} failed: ${err.message}` }
   }
-  if (res.status !== 200) return { stats: null, problem: `server stats: GET /_stats answered ${res.status}` }
+  if (res.status !== 200) return { stats: null, problem: `server stats: GET ${path} answered ${res.status}` }
   let doc = null
   try { doc = JSON.parse(res.body) } catch {}
   return isTelemetry(doc)
     ? { stats: doc, problem: null }
-    : { stats: null, problem: 'server stats: GET /_stats answered something other than telemetry JSON' }
+    : { stats: null, problem: `server stats: GET ${path} answered something other than telemetry JSON` }
 }
 
 /**
@@ -73,4 +94,4 @@ function formatServerStats ({ processes, totals }) {
     `delay p99 ${p99s.length > 0 ? Math.max(...p99s) : '-'} µs (max over ${processes.length} processes), fairness ${fixed(totals.fairness, 3)}`
 }
 
-module.exports = { resetServerStats, readServerStats, formatServerStats }
+module.exports = { planServerStats, resetServerStats, readServerStats, formatServerStats }

@@ -1,7 +1,8 @@
 'use strict'
 // After a run, reads what the run appended to each file and checks that every record the server
 // acknowledged is there exactly once, that no line is torn, that nothing appears that this run
-// never sent, and that the bytes add up.
+// never sent, and that the bytes add up. A blank line (spaces only) is a failed write that a
+// cluster worker blanked in place (servers/lib/durability.js): counted, not torn.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -15,6 +16,7 @@ const PLAN = {
 
 const CHUNK_BYTES = 1 << 20
 const NEWLINE = 0x0a // never inside a multi-byte UTF-8 character: lines split on bytes
+const BLANK = /^ *$/
 
 // Calls onLine with each whole line (without its newline) of what was appended to the file after
 // sizeBefore, reading a chunk at a time so memory stays flat however long the run was.
@@ -69,11 +71,12 @@ function fileSizes (config) {
  * nor unknown.
  * @param {{ config: object, runId: string, sizesBefore: number[], acks: Array<{ w: Uint8Array, c: Uint8Array }|null> }} run
  *   acks[p-1]: bitsets of process p's acknowledged warm-up (w) and measured (c) records; null if unknown
- * @returns {{ checked: true, ok, files, records, acknowledged, lost, duplicated, torn, unknown, bytes, expectedBytes }}
- *   bytes: appended during the run; expectedBytes: what the acknowledged and the found records make
+ * @returns {{ checked: true, ok, files, records, acknowledged, lost, duplicated, torn, unknown, blank, bytes, expectedBytes }}
+ *   bytes: appended during the run; expectedBytes: what the acknowledged and the found records and
+ *   the blank lines make
  */
 function verifyFiles ({ config, runId, sizesBefore, acks }) {
-  const v = { checked: true, ok: false, files: config.nFiles, records: 0, acknowledged: 0, lost: 0, duplicated: 0, torn: 0, unknown: 0, bytes: 0, expectedBytes: 0 }
+  const v = { checked: true, ok: false, files: config.nFiles, records: 0, acknowledged: 0, lost: 0, duplicated: 0, torn: 0, unknown: 0, blank: 0, bytes: 0, expectedBytes: 0 }
   const processes = Array.from({ length: config.nClients }, (_, k) => k + 1)
   const seen = processes.map((p) => ({ w: createBitset(PLAN.w.count(config, p)), c: createBitset(PLAN.c.count(config, p)) }))
 
@@ -84,6 +87,11 @@ function verifyFiles ({ config, runId, sizesBefore, acks }) {
     return op.type === 'PUT' && op.key === key
   }
   const check = (line, key) => {
+    if (BLANK.test(line)) {
+      v.blank++
+      v.expectedBytes += line.length + 1
+      return
+    }
     const r = parseRecord(line)
     if (r === null || r.value !== config.value) return v.torn++
     if (!isSent(r, key)) return v.unknown++

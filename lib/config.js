@@ -44,6 +44,7 @@ const SCHEMA = {
   sortSplitString: str,
   asyncApi: oneOf('callback', 'promise'),
   framework: oneOf('express', 'http'),
+  fsync: oneOf('none', 'each', 'group'),
   nFiles: int(1, 100000),
   nOperations: int(1),
   nServers: (v) => (v === 'auto' ? os.availableParallelism() : int(1, 256)(v)),
@@ -59,7 +60,8 @@ const SCHEMA = {
   concurrency: int(1, 1000),
   rate: int(0),
   timeout: int(1, 2 ** 31 - 1), // setTimeout's longest delay
-  verify: bool
+  verify: bool,
+  serverStats: (v) => { try { return v === 'auto' ? v : bool(v) } catch { throw 'must be auto, true or false' } }
 }
 
 function fail (key, why, value) {

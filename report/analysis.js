@@ -3,20 +3,20 @@
 // round and summarised over the rounds, the A/A noise floor, and a USL fit per cluster kind.
 // Used by report/index.js.
 
+const { KINDS, isMultiProcess, kindOf } = require('../lib/kinds')
 const { fitUsl } = require('../lib/usl')
 const { validValues } = require('./cell-stats')
 const { pairedRatio, noiseBand } = require('./intervals')
 
-const PAIRS = [['sync', 'async'], ['sync-cluster', 'async-cluster']]
 const ratio = (a, b) => pairedRatio(a, b, 'opsPerSec')
 
 /**
- * Sync vs async at each nServers and nClients (single process, then each cluster size), and
- * each cluster kind against its single-process kind.
+ * Sync vs async at each nServers and nClients (single process, then each process model and
+ * size), and each multi-process kind against its single-process kind, each paired by round.
  * @param {object[]} cells main cells (no A/A) from summariseCells
- * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, api, cluster,
- *   kind?, ratio } where ratio is sync/async (kinds, api: the async side's) or cluster/single
- *   (speedups, api: both sides')
+ * @returns {{ kinds: object[], speedups: object[] }} each { settings, load, nServers, api, model,
+ *   cluster, kind?, ratio } where ratio is sync/async (kinds, api: the async side's) or
+ *   multi-process/single (speedups, api: both sides'); cluster: the entry is of a multi-process model
  */
 function compareKinds (cells) {
   const like = (a, kind, nServers) => (c) => c.variant === a.variant && c.load === a.load &&
@@ -25,14 +25,15 @@ function compareKinds (cells) {
   const speedups = []
   for (const cell of cells) {
     const at = { settings: cell.variant, load: cell.load, nServers: cell.nServers, api: cell.api }
-    const pair = PAIRS.find(([syncKind]) => syncKind === cell.kind)
+    const { store, model } = KINDS[cell.kind]
+    const multi = isMultiProcess(cell.kind)
+    const asyncKind = store === 'sync' && kindOf('async', model)
     // One sync cell against each async API measured beside it.
-    for (const other of pair ? cells.filter(like(cell, pair[1], cell.nServers)) : []) {
-      kinds.push({ ...at, api: other.api, cluster: cell.kind.endsWith('-cluster'), ratio: ratio(cell, other) })
+    for (const other of asyncKind ? cells.filter(like(cell, asyncKind, cell.nServers)) : []) {
+      kinds.push({ ...at, api: other.api, model, cluster: multi, ratio: ratio(cell, other) })
     }
-    const single = cell.kind.endsWith('-cluster') &&
-      cells.find((c) => like(cell, cell.kind.replace('-cluster', ''), 1)(c) && c.api === cell.api)
-    if (single) speedups.push({ ...at, cluster: true, kind: cell.kind, ratio: ratio(cell, single) })
+    const single = multi && cells.find((c) => like(cell, kindOf(store, 'single'), 1)(c) && c.api === cell.api)
+    if (single) speedups.push({ ...at, model, cluster: true, kind: cell.kind, ratio: ratio(cell, single) })
   }
   return { kinds, speedups }
 }
@@ -56,14 +57,14 @@ function noiseFloor (cells) {
 }
 
 /**
- * A USL fit of throughput against nServers per cluster kind, nClients and settings, over every
+ * A USL fit of throughput against nServers per multi-process kind, nClients and settings, over every
  * valid repeat; fit is null when the repeats cover fewer than 3 values of nServers.
  * @param {object[]} cells main cells from summariseCells
  * @returns {{ settings, load, kind, points: { n, x }[], levels: number, fit: object|null }[]}
  */
 function fitScaling (cells) {
   const groups = new Map()
-  for (const cell of cells.filter((c) => c.kind.endsWith('-cluster'))) {
+  for (const cell of cells.filter((c) => isMultiProcess(c.kind))) {
     const key = [cell.variant, cell.load, cell.kind, cell.api].join('|')
     if (!groups.has(key)) groups.set(key, { settings: cell.variant, load: cell.load, kind: cell.kind, api: cell.api, points: [] })
     for (const x of validValues(cell, 'opsPerSec')) groups.get(key).points.push({ n: cell.nServers, x })

@@ -15,7 +15,8 @@ const ratioText = (r) => `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixe
 
 /** "1 process", "cluster, 2 workers", with the load and the other settings. */
 function groupName (g) {
-  const procs = g.cluster ? `a cluster of ${g.processes} worker${g.processes === 1 ? '' : 's'}` : `${g.processes} process`
+  const workers = `${g.processes} worker${g.processes === 1 ? '' : 's'}`
+  const procs = !g.cluster ? `${g.processes} process` : g.model === 'reuseport' ? `${workers} sharing a port (reuseport)` : `a cluster of ${workers}`
   return `With ${procs} and ${g.load} client process${g.load === 1 ? '' : 'es'}${g.rest ? ` (${g.rest})` : ''}`
 }
 

@@ -5,6 +5,7 @@
 
 const { roundValues, divideRounds, pairedSummary, pairedRatio } = require('./intervals')
 const { formatRatio, verdictParts, groupBy, processes } = require('./verdicts')
+const { KINDS, isMultiProcess, kindOf } = require('../lib/kinds')
 
 const frameworkOf = (cell) => cell.rows[0].framework
 // What a cell is apart from its framework: the two cells of a pair share it.
@@ -29,11 +30,11 @@ function frameworkAnswers (cells, band, cores) {
   }
   const pairs = new Map()
   for (const cell of some) pairs.set(keyOf(cell), { ...pairs.get(keyOf(cell)), [frameworkOf(cell)]: cell })
-  const at = (cell) => ({ cluster: cell.kind.endsWith('-cluster'), nServers: cell.nServers, load: cell.load, kind: cell.kind })
+  const at = (cell) => ({ cluster: isMultiProcess(cell.kind), model: KINDS[cell.kind].model, nServers: cell.nServers, load: cell.load, kind: cell.kind })
   const costs = [...pairs.values()].filter((p) => p.express && p.http).map((p) => ({ ...at(p.http), ratio: pairedRatio(p.http, p.express) }))
   const changes = []
-  for (const sync of [...pairs.values()].filter((p) => p.express && p.http && p.express.kind.startsWith('sync'))) {
-    const asyncKind = sync.express.kind.replace(/^sync/, 'async')
+  for (const sync of [...pairs.values()].filter((p) => p.express && p.http && KINDS[p.express.kind].store === 'sync')) {
+    const asyncKind = kindOf('async', KINDS[sync.express.kind].model)
     const like = (p) => p.express && p.http && keyOf(p.express, p.express.kind, '') === keyOf(sync.express, asyncKind, '')
     for (const other of [...pairs.values()].filter(like)) {
       const on = (fw) => divideRounds(ops(sync[fw]), ops(other[fw]))
@@ -44,7 +45,7 @@ function frameworkAnswers (cells, band, cores) {
   const costText = groupBy(costs.filter((e) => e.ratio), (e) => `${e.kind}|${e.nServers}`).map((list) =>
     `Plain node:http over express, ${list[0].kind}${list[0].cluster ? ` ×${list[0].nServers}` : ''}: ` +
     `${verdictParts(list, band, { up: 'node:http serves more', down: 'express serves more' }).join('; ')}.`)
-  const changeText = groupBy(changes.filter((e) => e.ratio), (e) => `${e.cluster}|${e.nServers}|${e.api}`).map((list) =>
+  const changeText = groupBy(changes.filter((e) => e.ratio), (e) => `${e.model}|${e.nServers}|${e.api}`).map((list) =>
     `${processes(list[0], cores)}, how sync/async changes without express (its ratio on node:http over its ratio on express): ` +
     `${verdictParts(list, band, { up: 'a wider gap', down: 'a narrower gap' }).join('; ')} ` +
     `(${list.map((e) => `nClients ${e.load}: ${e.http ? formatRatio(e.http) : '–'} on node:http, ${e.express ? formatRatio(e.express) : '–'} on express`).join('; ')}).`)

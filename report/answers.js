@@ -7,24 +7,31 @@ const { html } = require('./html-template')
 const { formatRatio, fixed, noisePercent, roundsNote, verdictParts, groupBy, processes, plural } = require('./verdicts')
 const { judge } = require('./intervals')
 const { frameworkAnswers } = require('./answers-framework')
+const { KINDS, isMultiProcess } = require('../lib/kinds')
+
+// "×2", or "reusePort ×2" for the model that is not node:cluster.
+const times = ({ model, nServers }) => `${model === 'reuseport' ? ' reusePort' : ''} ×${nServers}`
 
 const link = (href, text = 'chart') => (href ? html` <a href="#${href}">(${text})</a>` : '')
 
 function fastestSentences (kinds, band, cores, apis) {
-  return groupBy(kinds.filter((e) => e.ratio), (e) => `${e.cluster}|${e.nServers}|${e.api}`).map((some) => {
+  return groupBy(kinds.filter((e) => e.ratio), (e) => `${e.model}|${e.nServers}|${e.api}`).map((some) => {
     const against = apis > 1 && some[0].api ? `async (${some[0].api})` : 'async'
-    const label = `sync/${against}${some[0].cluster ? ` ×${some[0].nServers}` : ', 1 process'}`
+    const label = `sync/${against}${some[0].cluster ? times(some[0]) : ', 1 process'}`
     return { label, some, text: `${processes(some[0], cores)}, sync over ${against}: ${verdictParts(some, band, { up: 'sync faster', down: `${against} faster` }).join('; ')}.` }
   })
 }
 
 function clusteringSentences (speedups, band, cores, apis) {
   return groupBy(speedups.filter((e) => e.ratio), (e) => `${e.kind}|${e.nServers}|${e.api}`).map((some) => {
-    const kind = some[0].kind.replace('-cluster', '') + (apis > 1 && some[0].api ? ` (${some[0].api})` : '')
+    const kind = KINDS[some[0].kind].store + (apis > 1 && some[0].api ? ` (${some[0].api})` : '')
     const over = some[0].nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''
     const best = [...some].sort((x, y) => y.ratio.estimate - x.ratio.estimate)[0]
-    return { label: `clustering ${kind} ×${some[0].nServers}`, some, load: best.load, text: `Clustering ${kind}, ${plural(some[0].nServers, 'worker')}${over} over 1 process: ` +
-      `${verdictParts(some, band, { up: 'the cluster faster', down: 'one process faster' }).join('; ')}.` }
+    const reuse = some[0].model === 'reuseport'
+    const text = reuse ? `reusePort ${kind}, ${plural(some[0].nServers, 'process', 'processes')}${over} over 1 process: `
+      : `Clustering ${kind}, ${plural(some[0].nServers, 'worker')}${over} over 1 process: `
+    return { label: `${reuse ? 'reusePort' : 'clustering'} ${kind} ×${some[0].nServers}`, some, load: best.load, text: text +
+      `${verdictParts(some, band, { up: reuse ? 'reusePort faster' : 'the cluster faster', down: 'one process faster' }).join('; ')}.` }
   })
 }
 
@@ -46,7 +53,7 @@ function noiseSentence (noise, band) {
       : 'This folder has no A/A cell (sweep runs one unless --aa=off): the verdicts only say whether an interval leaves out 1.'
   }
   const { a } = pair
-  return `Noise floor: the A/A cell (${a.kind}${a.kind.endsWith('-cluster') ? ` ×${a.nServers}` : ''}, ${a.load} client processes, run twice per round) ` +
+  return `Noise floor: the A/A cell (${a.kind}${isMultiProcess(a.kind) ? ` ×${a.nServers}` : ''}, ${a.load} client processes, run twice per round) ` +
     `differed from itself by up to ${noisePercent(band)}%: A/B ${formatRatio(pair.ratio)}. A ratio that overlaps ` +
     `${fixed(band.low, 2)}–${fixed(band.high, 2)} is within noise.`
 }

@@ -4,10 +4,12 @@
 
 const { spread } = require('./cells')
 const { renderSvg, chartTitle } = require('./chart-svg')
+const { KINDS } = require('../lib/kinds')
 
 // The same colour for a kind in every scaling chart.
 const KIND_COLORS = {
-  sync: '#c0392b', async: '#2471a3', 'sync-cluster': '#e67e22', 'async-cluster': '#17a589'
+  sync: '#c0392b', async: '#2471a3', 'sync-cluster': '#e67e22', 'async-cluster': '#17a589',
+  'sync-reuseport': '#8e44ad', 'async-reuseport': '#7f8c8d'
 }
 
 const PANEL_WIDTH = 470
@@ -55,7 +57,7 @@ function scalingChart ({ title, env, note, panels, references = true }) {
 function kindSeries (kind, p, data, references) {
   const color = KIND_COLORS[kind]
   const axes = { xAxisIndex: p, yAxisIndex: p }
-  const single = !kind.endsWith('-cluster')
+  const single = KINDS[kind].model === 'single'
   const median = { ...axes, name: kind, type: single ? 'scatter' : 'line', color,
     symbolSize: 8, data: data.map(([x, m]) => [x, m]) }
   if (single && data.length > 0 && references) {

@@ -4,6 +4,7 @@
 // report/index.js (analysis), report/answer-storage.js (sentences) and report/chart-crossover.js.
 
 const { pairedRatio, judge } = require('./intervals')
+const { KINDS, isMultiProcess } = require('../lib/kinds')
 
 // The settings that make a line of its own in a crossover chart; ioDelay is the x axis.
 const LINE_SETTINGS = ['uvUseIoUring', 'uvThreadpoolSize']
@@ -18,7 +19,7 @@ const ratio = (a, b) => pairedRatio(a, b, 'opsPerSec')
 
 // What a cell's line is: sync, or async with its API, and the settings that vary in the folder.
 function lineOf (cell, varying) {
-  const base = cell.kind.startsWith('async') ? `async${cell.api ? ` (${cell.api})` : ''}` : 'sync'
+  const base = KINDS[cell.kind].store === 'async' ? `async${cell.api ? ` (${cell.api})` : ''}` : 'sync'
   const first = cell.rows[0]
   const extra = varying.map((s) => (s === 'uvUseIoUring' ? (first[s] ? 'io_uring' : 'thread pool')
     : `pool ${first[s]}`))
@@ -26,12 +27,12 @@ function lineOf (cell, varying) {
 }
 
 /**
- * Groups the cells that have an ioDelay by process count (nServers, single or cluster), load and
+ * Groups the cells that have an ioDelay by process model and count (nServers), load and
  * every other setting; each group holds its lines and, per async line, the async/sync ratio at
  * each delay and the crossover.
  * @param {object[]} cells main cells from summariseCells (with rows holding ioDelay)
  * @param {{ low: number, high: number } | null} [band] the A/A noise band: a win must clear it
- * @returns {object[]} groups: { processes, cluster, load, rest, delays, lines: { name, sync, points:
+ * @returns {object[]} groups: { processes, cluster, model, load, rest, delays, lines: { name, sync, points:
  *   { delay, cell }[] }[], crossings: { line, against, ratios: { delay, ratio }[], from }[] }
  *   (from: the first delay from which async is clearly faster at every larger delay, or null)
  */
@@ -42,13 +43,14 @@ function crossoverGroups (cells, band = null) {
   const skip = new Set(['ioDelay', 'ioDepth', ...LINE_SETTINGS])
   const groups = new Map()
   for (const cell of delayed) {
-    const cluster = cell.kind.endsWith('-cluster')
+    const cluster = isMultiProcess(cell.kind) // cluster or reuseport
+    const model = KINDS[cell.kind].model
     const rest = cell.variant.split(', ').filter((s) => s && !skip.has(s.split('=')[0])).join(', ')
-    const key = [cluster, cell.nServers, cell.load, rest].join('|')
-    if (!groups.has(key)) groups.set(key, { processes: cell.nServers, cluster, load: cell.load, rest, lines: new Map() })
+    const key = [model, cell.nServers, cell.load, rest].join('|')
+    if (!groups.has(key)) groups.set(key, { processes: cell.nServers, cluster, model, load: cell.load, rest, lines: new Map() })
     const lines = groups.get(key).lines
     const name = lineOf(cell, varying)
-    if (!lines.has(name)) lines.set(name, { name, sync: !cell.kind.startsWith('async'), settings: name.split(', ').slice(1).join(', '), points: [] })
+    if (!lines.has(name)) lines.set(name, { name, sync: KINDS[cell.kind].store === 'sync', settings: name.split(', ').slice(1).join(', '), points: [] })
     lines.get(name).points.push({ delay: cell.rows[0].ioDelay, cell })
   }
   return [...groups.values()].map((g) => {
@@ -57,7 +59,7 @@ function crossoverGroups (cells, band = null) {
     const delays = [...new Set(lines.flatMap((l) => l.points.map((p) => p.delay)))].sort(delayOrder)
     return { ...g, lines, delays, crossings: crossings(lines, band) }
   }).filter((g) => g.delays.length > 1) // a single storage latency has no crossover to show
-    .sort((a, b) => a.cluster - b.cluster || a.processes - b.processes || a.load - b.load || a.rest.localeCompare(b.rest))
+    .sort((a, b) => a.cluster - b.cluster || a.model.localeCompare(b.model) || a.processes - b.processes || a.load - b.load || a.rest.localeCompare(b.rest))
 }
 
 // Each async line against the sync line with the same settings (or the first sync line).

@@ -12,12 +12,17 @@ const { crossoverGroups } = require('./crossover')
 const { addSpectra, writeSpectra } = require('./spectra')
 const { buildCharts } = require('./charts')
 const { reportHtml } = require('./page')
+const { compareVersions } = require('./versions')
+const { compareModels } = require('./models')
+const { versionsMarkdown } = require('./versions-view')
+const { wantsHelp, entryHelp } = require('../lib/help')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
  * @param {string} dir the results folder, holding env.json and summary.csv
  * @returns {string[]} the files written: dir/charts/*.svg, dir/hgrm/*.hgrm (a sweep's latency
- *   spectra, each cell's valid repeats merged), dir/cells.csv, then dir/report.html
+ *   spectra, each cell's valid repeats merged), dir/cells.csv, dir/versions.md (when the folder has
+ *   several Node versions), then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv or a cell's JSON is missing or malformed
  */
 function renderReport (dir) {
@@ -28,7 +33,8 @@ function renderReport (dir) {
   const noise = noiseFloor(all.filter((c) => c.aa))
   const band = noiseBandOf(noise)
   const analysis = results.format === 'sweep'
-    ? { ...compareKinds(cells), noise, band, fits: fitScaling(cells), crossover: crossoverGroups(cells, band) }
+    ? { ...compareKinds(cells), noise, band, fits: fitScaling(cells), crossover: crossoverGroups(cells, band),
+      versions: compareVersions(results, cells), models: compareModels(cells) }
     : null
   const charts = buildCharts(results, cells, analysis ?? undefined)
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
@@ -40,13 +46,24 @@ function renderReport (dir) {
   files.push(...writeSpectra(dir, all))
   const csv = path.join(dir, 'cells.csv')
   fs.writeFileSync(csv, cellsCsv(results, all))
+  const md = analysis?.versions && path.join(dir, 'versions.md')
+  if (md) fs.writeFileSync(md, versionsMarkdown(results, analysis.versions))
   const page = path.join(dir, 'report.html')
   fs.writeFileSync(page, reportHtml({ results, cells, charts, analysis }))
-  return [...files, csv, page]
+  return [...files, csv, ...(md ? [md] : []), page]
 }
 
 if (require.main === module) {
   const dir = process.argv[2]
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(entryHelp({
+      usage: 'node report RESULTS_DIR',
+      about: 'Renders RESULTS_DIR/report.html, RESULTS_DIR/cells.csv and RESULTS_DIR/charts/*.svg from a results folder\n' +
+        'and prints the files written. Exit status: 0, 1 the folder could not be read, 2 no folder given.',
+      config: false
+    }))
+    process.exit(0)
+  }
   if (!dir) {
     process.stderr.write('usage: node report RESULTS_DIR\n')
     process.exit(2)

@@ -9,6 +9,8 @@ const { headlineSection, noiseSection } = require('./sections')
 const { uslSection } = require('./usl-section')
 const { answerSection } = require('./answer-storage')
 const { answersSection } = require('./answers')
+const { versionsSection } = require('./versions-view')
+const { modelsSection } = require('./models')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -61,18 +63,21 @@ ul.answers { padding-left: 20px; }
 function reportHtml ({ results, cells, charts, analysis }) {
   const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
+  const nodes = [...new Set(rows.map((r) => r.node).filter(Boolean))]
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Sync vs async fs servers: ${env.command} results</h1>
 <p class="lead">${name} · ${rows.length} runs in ${cells.length} cells${analysis?.noise.length > 0 &&
   ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
-Node ${env.node}</p></header>
+Node ${nodes.length > 1 ? nodes.join(', ') : nodes[0] ?? env.node}</p></header>
 ${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env, analysis.band)}
 ${analysis && answersSection(results, cells, analysis, charts)}
 ${excludedRuns(results)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
 ${analysis && headlineSection(results, cells, analysis)}
+${analysis?.models && modelsSection(analysis.models)}
+${analysis?.versions && versionsSection(analysis.versions)}
 ${analysis && noiseSection(analysis.noise, analysis.band)}
 <section><h2>Environment</h2>${environment(env)}</section>
 <section><h2>Charts</h2>
@@ -111,17 +116,18 @@ function howToRead ({ format, env, columns }) {
     generator always shares the cores with the server: compare kinds within this report, as
     ratios, not across machines.`
   if (format === 'peak') {
-    return html`<p>Each cell is one server kind (sync or async fs; one process or node:cluster
-      with nServers workers) loaded with a fixed number of connections of GET /get or of
+    return html`<p>Each cell is one server kind (sync or async fs; one process, node:cluster with
+      nServers workers, or nServers processes sharing the port with reusePort) loaded with a fixed number of connections of GET /get or of
       POST /put requests, and repeated; higher req/s is better. ${shared}</p>`
   }
-  return html`<p>Each cell is one server kind (sync or async fs; one process or node:cluster with
-    nServers workers) driven by nClients client processes, and repeated. In the runtime charts
-    lower total time (s) and higher throughput (ops/s) are better. The latency spectra show, per
-    nClients, the latency (µs) at every percentile of each kind's requests (all client
-    processes and valid repeats merged) on a log axis of 1/(1−p), so 90%, 99%, 99.9% and 99.99%
-    are evenly spaced; the same merged histograms are in <code>hgrm/</code> as HdrHistogram
-    percentile-distribution files (values in ms). ${columns.includes('meanUtilization') && html`The
+  return html`<p>Each cell is one server kind (sync or async fs; one process, node:cluster with
+    nServers workers, or nServers processes sharing the port with reusePort) driven by nClients
+    client processes, and repeated. In the runtime charts lower total time (s) and higher
+    throughput (ops/s) are better. The latency spectra show, per nClients, the latency (µs) at
+    every percentile of each kind's requests (all client processes and valid repeats merged) on a
+    log axis of 1/(1−p), so 90%, 99%, 99.9% and 99.99% are evenly spaced; the same merged
+    histograms are in <code>hgrm/</code> as HdrHistogram percentile-distribution files (values in
+    ms). ${columns.includes('meanUtilization') && html`The
     event-loop chart shows how busy the servers' event loops were (utilization, 0–1: near 1 the
     server is the limit) and how late their timers fired (delay p99, µs). `}${shared}</p>
     <p>The sections after this one state each sync vs async comparison, and each cluster's
@@ -132,7 +138,9 @@ function howToRead ({ format, env, columns }) {
 }
 
 function environment (env) {
-  const items = [['Node', env.node], ['Cores', env.cpus], ['CPU model', env.cpuModel],
+  const servers = env.nodes?.map((n) => `${n.node} (V8 ${n.v8}, libuv ${n.uv}; ${n.path})`).join('; ')
+  const items = [['Node', env.node], ...(servers ? [['Server Node', servers], ['Client Node', env.options?.clientNode?.node]] : []),
+    ['Cores', env.cpus], ['CPU model', env.cpuModel],
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
     ['OS', `${env.platform} ${env.release}`],
     ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['UV_USE_IO_URING', env.uvUseIoUring], ['Sched policy', env.schedPolicy],

@@ -16,24 +16,24 @@ const FORMATS = {
       'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
     // Appended later: typed when present, null (variant '') in older folders.
     optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
-      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
+      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
       'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
-      'framework'],
+      'node', 'v8', 'uv', 'framework'],
     load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework']
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node']
   },
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
       'pipelining', 'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors',
       'non2xx'],
-    optional: [],
+    optional: ['node', 'v8', 'uv'],
     load: 'connections',
-    variants: ['duration', 'pipelining']
+    variants: ['duration', 'pipelining', 'node']
   }
 }
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
-  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'framework'])
+  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync', 'node', 'v8', 'uv', 'framework'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

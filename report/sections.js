@@ -4,6 +4,9 @@
 
 const { html } = require('./html-template')
 const { fixed, formatRatio, verdictOf, noisePercent, roundsNote } = require('./verdicts')
+const { KINDS } = require('../lib/kinds')
+
+const MODEL_ORDER = ['cluster', 'reuseport']
 
 const CLIENT_BOUND = html` <span class="bound" title="client-bound: the load generator, not the server, was the limit">⚠</span>`
 
@@ -26,12 +29,17 @@ function matrix (name, entries, rowKey, rowHead, columns, faster, slower, band) 
     })}</tr>`)}</tbody></table>`
 }
 
+// A column per process model and count, the models side by side at each count.
 function clusterColumns (entries, cores) {
-  const ns = [...new Set(entries.filter((e) => e.cluster).map((e) => e.nServers))].sort((a, b) => a - b)
+  const multi = entries.filter((e) => e.cluster)
+  const ns = [...new Set(multi.map((e) => e.nServers))].sort((a, b) => a - b)
+  const models = MODEL_ORDER.filter((m) => multi.some((e) => e.model === m))
   const over = (n) => (n > cores ? ' †' : '')
+  const s = (n) => (n === 1 ? '' : 'es')
+  const head = { cluster: (n) => `cluster, ${n} worker${n === 1 ? '' : 's'}`, reuseport: (n) => `reusePort, ${n} process${s(n)}` }
   return [...(entries.some((e) => !e.cluster) ? [{ head: 'single process', match: (e) => !e.cluster }] : []),
-    ...ns.map((n) => ({ head: `cluster, ${n} worker${n === 1 ? '' : 's'}${over(n)}`,
-      match: (e) => e.cluster && e.nServers === n }))]
+    ...ns.flatMap((n) => models.filter((m) => multi.some((e) => e.model === m && e.nServers === n))
+      .map((m) => ({ head: `${head[m](n)}${over(n)}`, match: (e) => e.cluster && e.model === m && e.nServers === n })))]
 }
 
 /**
@@ -61,7 +69,7 @@ function headlineSection (results, cells, { kinds, speedups, band }) {
       ${matrix('verdicts', some, (e) => withApi(e, String(e.load)), 'nClients', clusterColumns(kinds, cores), 'sync', 'async', band)}`}
     ${gains.length > 0 && html`<p class="caption">Cluster speed-up: a cluster over the same kind in
       one process, same nClients</p>
-      ${matrix('speedups', gains, (e) => withApi(e, `${e.kind.replace('-cluster', '')}, nClients ${e.load}`),
+      ${matrix('speedups', gains, (e) => withApi(e, `${KINDS[e.kind].store}, nClients ${e.load}`),
         'kind', clusterColumns(speedups, cores), 'cluster', 'single process', band)}`}`
   }
   return html`<section>${title}

@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { decodeHistogram, mergeHistograms, formatHgrm, parseHgrm } = require('../lib/hgrm')
-const { isCluster } = require('../lib/kinds')
+const { isMultiProcess } = require('../lib/kinds')
 
 const OPS = ['GET', 'PUT']
 
@@ -63,12 +63,12 @@ function spectrumGroups (cells, cores) {
   const apis = new Set(withSpectra.map((c) => c.api).filter(Boolean))
   return loads.map((load) => {
     const some = withSpectra.filter((c) => c.load === load)
-    const fits = some.filter((c) => isCluster(c.kind) && c.nServers <= cores).map((c) => c.nServers)
+    const fits = some.filter((c) => isMultiProcess(c.kind) && c.nServers <= cores).map((c) => c.nServers)
     const workers = fits.length > 0 ? Math.max(...fits) : Math.min(...some.map((c) => c.nServers))
-    const lines = some.filter((c) => !isCluster(c.kind) || c.nServers === workers).map((cell) => ({
+    const lines = some.filter((c) => !isMultiProcess(c.kind) || c.nServers === workers).map((cell) => ({
       kind: cell.kind,
       cell,
-      name: `${cell.kind}${isCluster(cell.kind) ? ` ×${cell.nServers}` : ''}${apis.size > 1 && cell.api ? ` (${cell.api})` : ''}`
+      name: `${cell.kind}${isMultiProcess(cell.kind) ? ` ×${cell.nServers}` : ''}${apis.size > 1 && cell.api ? ` (${cell.api})` : ''}`
     }))
     return { load, lines }
   }).filter((g) => g.lines.length > 0)

@@ -5,12 +5,13 @@
 const { judge } = require('./intervals')
 
 /** "1 worker", "2 workers". */
-const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /** "With 1 process", "With a cluster of 2 workers" (and a note when they outnumber the cores). */
-function processes ({ cluster, nServers }, cores) {
+function processes ({ cluster, model = 'cluster', nServers }, cores) {
   if (!cluster) return 'With 1 process'
-  return `With a cluster of ${plural(nServers, 'worker')}${nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''}`
+  const over = nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''
+  return model === 'reuseport' ? `With ${plural(nServers, 'reusePort process', 'reusePort processes')}${over}` : `With a cluster of ${plural(nServers, 'worker')}${over}`
 }
 
 /**

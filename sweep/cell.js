@@ -18,8 +18,9 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json',
   // Appended columns: readers go by header name.
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
-  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound',
-  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'framework']
+  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
+  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
+  'node', 'v8', 'uv', 'framework']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -68,10 +69,15 @@ function writeHgrms (dir, jsonFile, json) {
   }
 }
 
-/** Why the client's run is invalid, or '' if it is valid. */
+/** Why the client's run is invalid, or '' if it is valid. A full disk says so first. */
 function judge (client, json, log, timeoutMs) {
+  // A client that wrote a complete JSON but did not exit hit Node 20's deadlock at shutdown
+  // (nodejs/node#54918): its run is whole.
+  if (client.timedOut && json?.ok) return ''
   if (client.timedOut) return `client did not finish within ${timeoutMs / 1000} s`
   if (client.code === 0 && json?.ok) return ''
+  const full = (json?.errors?.PUT?.['http-507'] ?? 0) + (json?.warmup?.errors?.PUT?.['http-507'] ?? 0)
+  if (full > 0) return `disk full: ${full} PUTs answered 507 Insufficient Storage`
   const how = `client exited (${client.signal || `code ${client.code}`})`
   if (!json) return `${how} without a readable JSON: ${log.lastLine()}`
   const found = json.verification || {}
@@ -93,12 +99,15 @@ async function runClientCell (run, ctx) {
     const cpuStart = groupCpuUs(server.child.pid)
     const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`,
       `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
-    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal })
+    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path })
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
     const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
     writeHgrms(ctx.dir, files.json, json)
-    return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
+    // The server says which Node each of its processes ran: it must be the cell's.
+    const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
+    const reason = judge(client, json, log, ctx.options.cellTimeout) || (ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : '')
+    return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason }
   })
   return {
     cell: cell.id,
@@ -111,6 +120,7 @@ async function runClientCell (run, ctx) {
     schedPolicy: cell.schedPolicy,
     readsPerWrite: cell.readsPerWrite,
     valueBytes: Buffer.byteLength(cell.config.value),
+    fsync: cell.fsync,
     oversubscribed: cell.nServers > os.availableParallelism(),
     variant: cell.variant ?? '',
     ioDelay: cell.ioDelay,
@@ -118,6 +128,9 @@ async function runClientCell (run, ctx) {
     asyncApi: cell.asyncApi,
     uvUseIoUring: cell.uvUseIoUring,
     framework: cell.framework,
+    node: cell.node,
+    v8: cell.v8,
+    uv: cell.uv,
     ...fields
   }
 }

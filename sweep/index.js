@@ -1,89 +1,54 @@
 'use strict'
 // Entry of ./run_benchmark.sh: `node sweep/index.js COMMAND [--KEY=VALUE ...]` runs the sweep,
-// quick, run KIND or peak command, or hands report DIR and compare A B to report/; --help lists them.
+// quick, versions, run KIND, peak or node command, or hands report DIR and compare A B to report/;
+// --help lists commands and flags.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { runMain, ConfigError } = require('../lib/config')
+const { KIND_NAMES } = require('../lib/kinds')
 const { planSweep } = require('./grid')
 const cell = require('./cell')
 const peak = require('./peak')
 const { runPlan, report } = require('./runner')
+const { parseNodeCommand, runNodeCommand } = require('./node-command')
+const { sweepHelp } = require('./help')
+const { wantsHelp } = require('../lib/help')
 const { runCompare } = require('../report/compare')
 
-const HELP = `Usage: ./run_benchmark.sh COMMAND [--KEY=VALUE ...]
-
-Commands
-  quick          a small grid: all kinds, nServers 2, nClients 4, 6 rounds, nOperations 2000, the
-                 A/A cell, plus sync and async at 1 ms storage when FUSE works (about 4 min)
-  sweep          the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 6 rounds, nOperations
-                 5000, plus the A/A cell (15-20 min on 2 cores)
-  run KIND       one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json's values
-  peak           saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only
-                 and POST-only, driven by autocannon
-  report DIR     render DIR/report.html and DIR/charts/*.svg again from a results folder
-  compare A B    two results folders: environment differences, then per shared cell the ratio B/A
-                 of ops/s, GET p99 and PUT p99 with intervals, changes beyond noise marked;
-                 Markdown on stdout, an HTML page to --html=FILE (default B/compare-<A>.html)
-
-Grid flags (comma-separated lists; sweep, quick, run)
-  --kinds=sync,async,sync-cluster,async-cluster   --nServers=1,2,4 (cluster kinds only)
-  --nClients=1,2,4,8   --uvThreadpoolSize=4,16   --schedPolicy=rr,none   --readsPerWrite=0,10,inf
-  --valueBytes=64,4096   --uvUseIoUring=0,1   --asyncApi=callback,promise
-  --framework=express,http   the same app on express or on plain node:http (what the framework costs)
-  --ioDelay=off,0,100,300,1000   storage latency in µs before every read and write (off: a plain
-                 folder; a number: the FUSE delay layer of storage/)   --ioDepth=64 (its queue depth)
-  (uvThreadpoolSize, uvUseIoUring and schedPolicy reach the server as UV_THREADPOOL_SIZE,
-  UV_USE_IO_URING and NODE_CLUSTER_SCHED_POLICY; not given, each cell gets and records this shell's
-  effective value)
-  --aa=KIND:nServers:nClients   the A/A cell, run as variants A and B to show the noise floor
-                 (sweep and quick default async-cluster:min(2,cores):4; off for none; run: off)
-Peak flags
-  --kinds=...  --nServers=...  --connections=10  --duration=10 (s)  --pipelining=1
-Run flags
-  --repeats=N       rounds: runs of each cell, shuffled within each round (sweep and quick 6, the
-                    fewest that give 95% intervals; run and peak 1)
-  --seed=N          seed of the shuffle (default random; recorded in env.json)
-  --results=DIR     parent folder of the results folder (default results/)
-  --cellTimeout=MS  time limit of one client run (default 300000; not for peak)
-  --readyTimeout=MS time a server gets to listen (default 15000)
-  --keepData=true   keep each cell's data folder (default: removed after the client verified it)
-Any config key (e.g. --nOperations=5000 --warmup=100 --config=FILE) passes through to every cell;
-servers get a free port unless --serverPort is given. See config.json for the keys.
-
-Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html.
-Prints the report's path on stdout. Exit status: 0 all runs valid, 1 some invalid or no report,
-2 bad flag, 130 interrupted (Ctrl-C stops the current cell and keeps the finished ones).
-compare exits 0, or 2 when a folder is not a results folder or the two share no cell.
-`
+const COMMANDS = ['sweep', 'quick', 'versions', 'run', 'peak', 'report', 'compare', 'node']
 
 /**
  * Turns the command line into what to do.
  * @param {string[]} argv arguments after the script
- * @returns {{ help: true } | { reportDir: string } | { compare: string[] } | { plan: object, kind: object }}
+ * @returns {{ help: string|null } | { reportDir: string } | { compare: string[] } | { node: object } | { plan: object, kind: object }}
+ *   help: the command whose help is asked for, null for all
  * @throws {ConfigError} for an unknown command or a bad flag
  */
 function parseCommand (argv) {
   const [command, ...rest] = argv
-  if (command === '--help' || command === '-h' || rest.includes('--help')) return { help: true }
+  if (wantsHelp(argv)) return { help: COMMANDS.includes(command) ? command : null }
   if (command === 'compare') return { compare: rest }
   const sweep = { columns: cell.COLUMNS, runCell: cell.runClientCell, table: cell.TABLE, marks: cell.MARKS }
   switch (command) {
     case 'sweep':
     case 'quick':
+    case 'versions':
       return { plan: planSweep(command, rest), kind: sweep }
     case 'run':
-      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError('run needs a KIND: sync, async, sync-cluster or async-cluster')
+      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
       return { plan: planSweep('run', rest.slice(1), rest[0]), kind: sweep }
     case 'peak':
       return { plan: peak.planPeak(rest), kind: { columns: peak.COLUMNS, runCell: peak.runPeakCell, table: peak.TABLE } }
+    case 'node':
+      return { node: parseNodeCommand(rest) }
     case 'report':
       if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
         throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
       }
       return { reportDir: path.resolve(rest[0]) }
     default:
-      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak, report DIR or compare A B (--help lists the flags)`)
+      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, versions, run KIND, peak, report DIR, compare A B or node (--help lists the flags)`)
   }
 }
 
@@ -94,12 +59,13 @@ function parseCommand (argv) {
  */
 async function main (argv) {
   const todo = runMain('run_benchmark.sh', () => parseCommand(argv))
-  if (todo.help) {
-    process.stdout.write(HELP)
+  if (todo.help !== undefined) {
+    process.stdout.write(sweepHelp(todo.help))
     return 0
   }
   if (todo.reportDir) return report(todo.reportDir)
   if (todo.compare) return runCompare(todo.compare)
+  if (todo.node) return runNodeCommand(todo.node)
   return runPlan(todo.plan, todo.kind)
 }
 

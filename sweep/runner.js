@@ -11,6 +11,7 @@ const { ROOT } = require('../lib/config')
 const { collectEnv } = require('./env')
 const { renderReport } = require('../report')
 const { createResultsDir, writeJson, createSummary } = require('./results')
+const { createDataRoot, removeLeftovers } = require('./data-root')
 const { formatTable } = require('./table')
 const { cleanStaleMounts } = require('../storage')
 
@@ -57,7 +58,9 @@ async function runPlan (plan, { columns, runCell, table, marks }) {
   writeJson(envFile, env)
   const append = createSummary(path.join(dir, 'summary.csv'), columns)
   fs.mkdirSync(config.dataPath, { recursive: true })
-  const dataRoot = fs.mkdtempSync(path.join(config.dataPath, `${path.basename(dir)}-`))
+  for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
+  const data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
+  const dataRoot = data.root
   process.stderr.write(`${command}: ${runs.length} runs into ${dir}\n`)
   for (const note of notes) process.stderr.write(`${command}: ${note}\n`)
   // A mount an earlier, killed run left behind would break or slow this one.
@@ -91,7 +94,7 @@ async function runPlan (plan, { columns, runCell, table, marks }) {
     bar?.stop()
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
-    if (!options.keepData) fs.rmdirSync(dataRoot)
+    data.release()
   }
   writeJson(envFile, { ...env, finishedAt: new Date().toISOString(), interrupted: signal.aborted })
   process.stderr.write(formatTable(rows, table, marks))

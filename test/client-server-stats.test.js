@@ -1,13 +1,14 @@
 'use strict'
 // The client's window on the server's telemetry: reset after warm-up, read after the measured
-// phase, so the server counts exactly the measured operations; a server without it fails nothing.
+// phase, so the server counts exactly the measured operations; asked only of a server that
+// announces it (or when told to); a server without it fails nothing.
 
 const t = require('tap')
 const http = require('node:http')
-const { startServer } = require('./fixtures/server')
+const { startServer, request } = require('./fixtures/server')
 const { startBadServer } = require('./fixtures/bad-server')
 const { runClient } = require('./fixtures/client')
-const { resetServerStats, readServerStats, formatServerStats } = require('../client/server-stats')
+const { planServerStats, resetServerStats, readServerStats, formatServerStats } = require('../client/server-stats')
 
 // Warm-up (20 operations and the file creations per process) would add ~50 requests to the window.
 const FLAGS = ['--nOperations=301', '--nClients=2', '--concurrency=2', '--readsPerWrite=3', '--nFiles=7', '--warmup=20']
@@ -33,26 +34,63 @@ for (const kind of ['sync-cluster', 'async']) {
   })
 }
 
-t.test('a server without /_stats: serverStats is null, the reason is told, and the run still passes', async (t) => {
+t.test('a server that does not announce telemetry is never asked for it, and the run still passes', async (t) => {
   const dataPath = t.testdir()
   const server = await startBadServer(t, { dataPath })
   const { code, stderr, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, ...FLAGS])
+  t.equal(code, 0)
+  t.match(report, { ok: true, serverStats: null, operations: { completed: 301, failed: 0 } })
+  t.equal(server.counts.other, 0, 'no request outside the experiment\'s interface')
+  t.equal(server.counts.requests, 301 + report.warmup.operations, 'the load itself is unchanged')
+  t.same(report.problems, ['server stats: not asked: its warm-up answers did not carry an X-Bench-Stats field (--serverStats=true asks anyway)'])
+  t.match(stderr, /\n {2}server stats: not asked: .*\nclient: OK\n$/)
+  t.notMatch(stderr, /\n {2}server: /)
+})
+
+t.test('--serverStats=true asks a server without /_stats: the reason is told, no GET after a failed reset, and the run still passes', async (t) => {
+  const dataPath = t.testdir()
+  const server = await startBadServer(t, { dataPath })
+  const { code, stderr, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, '--serverStats=true', ...FLAGS])
   t.equal(code, 0)
   t.match(report, { ok: true, serverStats: null, operations: { completed: 301, failed: 0 } })
   t.same(report.problems, ['server stats: POST /_stats/reset answered 404 (a server without telemetry?)'])
   t.equal(server.counts.other, 1, 'no GET /_stats after a failed reset')
   t.equal(server.counts.requests, 301 + report.warmup.operations, 'the load itself is unchanged')
   t.match(stderr, /\n {2}server stats: POST \/_stats\/reset answered 404 .*\nclient: OK\n$/)
-  t.notMatch(stderr, /\n {2}server: /)
 })
 
 t.test('a server that never answers /_stats costs one timeout and fails nothing', async (t) => {
   const dataPath = t.testdir()
   const server = await startBadServer(t, { dataPath, otherPaths: 'hang' })
-  const { code, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, '--timeout=500', ...FLAGS])
+  const { code, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, '--timeout=500', '--serverStats=true', ...FLAGS])
   t.equal(code, 0)
   t.match(report, { ok: true, serverStats: null })
   t.same(report.problems, ['server stats: POST /_stats/reset failed: no answer in 500 ms'])
+})
+
+t.test('--serverStats=false never asks, and auto without a warm-up cannot see the announcement', async (t) => {
+  const dataPath = t.testdir()
+  const server = await startServer(t, 'async', { dataPath })
+  const base = [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, '--nOperations=40', '--nClients=1', '--nFiles=3']
+  const off = await runClient(t, dataPath, [...base, '--serverStats=false'])
+  t.equal(off.code, 0)
+  t.match(off.report, { ok: true, serverStats: null, problems: [] })
+  const cold = await runClient(t, dataPath, [...base, '--warmup=0', '--readsPerWrite=0'])
+  t.equal(cold.code, 0)
+  t.match(cold.report, { ok: true, serverStats: null })
+  t.same(cold.report.problems, ['server stats: not asked: there was no warm-up (--warmup=0) to see an X-Bench-Stats field (--serverStats=true asks anyway)'])
+  const stats = await request(server, { path: '/_stats' })
+  t.equal(JSON.parse(stats.body).totals.requests, 40 + off.report.warmup.operations + 40, 'no run reset the window: every request of both is in it')
+})
+
+t.test('which telemetry to ask for: announced, told to, or not at all', async (t) => {
+  const auto = { serverStats: 'auto', warmup: 10 }
+  t.same(planServerStats(auto, '/_stats'), { path: '/_stats', problem: null })
+  t.same(planServerStats(auto, '/other/place'), { path: '/other/place', problem: null }, 'the announced path is used')
+  t.match(planServerStats(auto, null), { path: null, problem: /^server stats: not asked: its warm-up answers/ })
+  t.match(planServerStats(auto, 'no path\r\nX: y'), { path: null }, 'an announcement that is no path is none')
+  t.same(planServerStats({ ...auto, serverStats: true }, null), { path: '/_stats', problem: null })
+  t.same(planServerStats({ ...auto, serverStats: false }, '/_stats'), { path: null, problem: null })
 })
 
 t.test('an answer to /_stats that is not telemetry is refused', async (t) => {

@@ -84,7 +84,7 @@ t.test('--out writes the CSV to a file, --verify=false skips verification', asyn
   t.equal(run.code, 0)
   t.equal(run.stdout, '')
   t.match(fs.readFileSync(out, 'utf8'), /^PUT\/GET,Min,Mean,101% of Mean,Max,/)
-  t.same(run.report.verification, { checked: false })
+  t.same(run.report.verification, { checked: false, reason: 'skipped (--verify=false)' })
   t.match(run.stderr, /verification: skipped/)
 })
 

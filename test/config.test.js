@@ -43,6 +43,7 @@ t.test('every bad value is refused with the field and the value', async (t) => {
     [['--value=a\nb'], 'value must be non-empty text without a newline, got "a\\nb"'],
     [['--bodyLimit=100', `--value=${'v'.repeat(40)}`], /^value must be at most bodyLimit - 64 = 36 bytes/],
     [['--verify=yes'], 'verify must be true or false, got "yes"'],
+    [['--fsync=always'], 'fsync must be one of none, each, group, got "always"'],
     [['--dataPath='], 'dataPath must be a non-empty path, got ""'],
     [['--serverHostname='], 'serverHostname must be a host name, got ""'],
     [[`--config=${dir}/unknown.json`], /^unknown config key nope; valid keys: config, dataPath/],

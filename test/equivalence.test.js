@@ -1,7 +1,7 @@
 'use strict'
-// Interchangeable means identical: one fixed trace replayed against all four servers (the async
-// ones on both async APIs), each on express and on plain node:http, gives byte-identical
-// responses (status, headers but Date, body) and files.
+// Interchangeable means identical: one fixed trace replayed against every kind (the async ones on
+// both async APIs, the reuseport ones on a newer Node if this one lacks reusePort), each on express
+// and on plain node:http, gives byte-identical responses (status, headers but Date, body) and files.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -37,7 +37,7 @@ const VARIANTS = ['express', 'http'].flatMap((framework) => KINDS.flatMap((kind)
   ? ['callback', 'promise'].map((api) => ({ name: `${kind} (${api}, ${framework})`, kind, args: [`--asyncApi=${api}`, `--framework=${framework}`] }))
   : [{ name: `${kind} (${framework})`, kind, args: [`--framework=${framework}`] }]))
 
-t.test('one trace gives byte-identical responses and files on all four servers, both async APIs and both frameworks', async (t) => {
+t.test('one trace gives byte-identical responses and files on every kind, both async APIs and both frameworks', async (t) => {
   const trace = makeTrace()
   t.ok(trace.filter((op) => op.method === 'POST').length > 50, 'the trace writes')
   t.ok(trace.filter((op) => op.method !== 'POST').length > 150, 'the trace reads')
@@ -59,7 +59,8 @@ t.test('one trace gives byte-identical responses and files on all four servers, 
   t.same(Object.keys(ref.files), [...KEYS].sort(), 'every key was written')
   t.ok(ref.responses.some((r) => r.status === 404) && ref.responses.some((r) => r.status === 200 && r.body.includes(SPLIT)))
   t.same([...new Set(ref.responses.map((r) => r.status))].sort(), [200, 400, 404, 405, 413, 415], 'the trace meets every answer')
-  t.equal(Object.keys(runs).length, 12, 'four kinds, two of them on two APIs, on two frameworks')
+  t.equal(Object.keys(runs).length, 2 * (KINDS.length + KINDS.filter((k) => k.startsWith('async')).length), 'every kind, the async ones on two APIs, on two frameworks')
+  t.ok(KINDS.length >= 4, 'the four kinds this Node runs, at least')
   for (const name of Object.keys(runs).slice(1)) {
     t.same(runs[name].responses, ref.responses, `${name} answers exactly like sync on express`)
     t.same(runs[name].files, ref.files, `${name} leaves exactly the files sync on express leaves`)

@@ -1,6 +1,6 @@
 'use strict'
-// The HTTP interface, bad input and attacks: the same assertions over all four servers, and over
-// two of them on plain node:http (framework=http; test/equivalence.test.js covers all four).
+// The HTTP interface, bad input and attacks: the same assertions over every kind (lib/kinds.js),
+// and over two of them on plain node:http (framework=http; test/equivalence.test.js covers every kind).
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -57,6 +57,7 @@ for (const { kind, framework } of SERVERS) {
       t.equal(got.body, 'b-X-a-X-c-X-')
       t.notOk(got.headers['x-powered-by'], 'no x-powered-by')
       t.notOk(got.headers.etag, 'no etag')
+      t.equal(got.headers['x-bench-stats'], '/_stats', 'the telemetry routes are announced')
       const head = await request(srv, { method: 'HEAD', path: '/get?key=ok' })
       t.equal(head.status, 200)
       t.equal(head.body, '')
@@ -90,6 +91,7 @@ for (const { kind, framework } of SERVERS) {
         t.equal(res.status, status, name)
         if (allow) t.equal(res.headers.allow, allow, `${name}: Allow header`)
         if (status !== 431) t.match(res.headers['content-type'], /^text\/plain/, `${name}: plain text`)
+        if (status !== 431) t.equal(res.headers['x-bench-stats'], '/_stats', `${name}: telemetry announced`)
       }
       t.equal(fs.readFileSync(path.join(root, 'outside.txt'), 'utf8'), 'secret\n', 'symlink target untouched')
     })

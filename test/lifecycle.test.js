@@ -6,6 +6,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const net = require('node:net')
 const { KINDS, spawnServer, startServer, request, isAlive } = require('./fixtures/server')
+const { isMultiProcess } = require('../lib/kinds')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const childrenOf = (pid) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
@@ -15,7 +16,7 @@ async function until (what, check, ms = 8000) {
 }
 
 for (const kind of KINDS) {
-  const cluster = kind.endsWith('cluster')
+  const cluster = isMultiProcess(kind)
   t.test(`${kind}: one ready line, then a graceful stop that finishes the request in flight`, async (t) => {
     const dataPath = t.testdir()
     const srv = await startServer(t, kind, { dataPath })
@@ -44,7 +45,7 @@ for (const kind of KINDS) {
   })
 }
 
-for (const kind of ['sync-cluster', 'async-cluster']) {
+for (const kind of KINDS.filter(isMultiProcess)) {
   t.test(`${kind}: a killed worker is re-forked and the server keeps answering`, async (t) => {
     const srv = await startServer(t, kind, { dataPath: t.testdir() })
     const [victim, other] = childrenOf(srv.pid)
@@ -104,7 +105,8 @@ t.test('bad config values exit 2 with a message naming the field and the value',
     [[`--config=${dir}/list.json`], /is not a JSON object/],
     [[`--config=${dir}/missing.json`], /cannot read config file .*missing\.json: ENOENT/],
     [[`--dataPath=${dir}/file`], /dataPath .*file is not a usable folder: EEXIST/],
-    [['--headersTimeout=5000', '--requestTimeout=1000'], /headersTimeout must not exceed requestTimeout \(1000\), got 5000/]
+    [['--headersTimeout=5000', '--requestTimeout=1000'], /headersTimeout must not exceed requestTimeout \(1000\), got 5000/],
+    [['--fsync=group'], /fsync=group needs an async kind: a sync-cluster server handles one request at a time/]
   ]
   for (const [args, message] of cases) {
     const srv = spawnServer(t, 'sync-cluster', ['--serverPort=0', `--dataPath=${dir}/data`, ...args])

@@ -6,6 +6,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { createSyncStore, createCallbackStore, createPromiseStore, sortPieces } = require('../servers/lib/store')
 const { isValidKey } = require('../servers/lib/keys')
+const { checkFuse } = require('../storage')
+const { mountFor } = require('./fixtures/storage-mount')
 
 t.test('sortPieces splits, sorts and joins, keeping the length', async (t) => {
   t.equal(sortPieces('c,a,b', ','), 'a,b,c')
@@ -38,3 +40,15 @@ for (const create of [createSyncStore, createCallbackStore, createPromiseStore])
     t.equal(await status(() => gone.append('k', Buffer.from('x'))), undefined, 'other fs errors have no status (500)')
   })
 }
+
+t.test('every store does one read() per GET and one write() per PUT, also through FUSE', { skip: checkFuse() }, async (t) => {
+  const handle = await mountFor(t, { files: { big: 'x y '.repeat(4096) } })
+  for (const create of [createSyncStore, createCallbackStore, createPromiseStore]) {
+    const store = create({ dataPath: handle.mountpoint, sortSplitString: ' ' })
+    const before = await handle.stats()
+    await store.read('big')
+    await store.append(create.name, Buffer.from('record\n'))
+    const after = await handle.stats()
+    t.same([after.reads - before.reads, after.writes - before.writes], [1, 1], `${create.name}: a 16 KiB read and an append`)
+  }
+})

@@ -54,7 +54,7 @@ t.test('SIGKILL of the sweep mid-cell leaves no mount, daemon or server after 5 
       return ''
     }
   }
-  for (let i = 0; i < 400 && !/node client/.test(log()); i++) await sleep(50)
+  for (let i = 0; i < 1200 && !/node client/.test(log()); i++) await sleep(50)
   t.match(log(), /storage: delayfs pid \d+/, 'the cell mounted')
   t.equal(mountsUnder(f.root).length, 1, 'the mount is live')
   const dir = resultsDir(f.results)

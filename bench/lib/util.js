@@ -3,23 +3,45 @@
 // `node` runs whose stdout is wanted.
 
 const { execFile, spawn } = require('node:child_process')
+const { performance } = require('node:perf_hooks')
+const { WATCHED } = require('../../lib/parent-watch')
+const { int } = require('../../lib/config')
+const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
+const { processCpuUs } = require('../../sweep/process-group')
 
-/** --name=N flags over integer defaults; anything else is an error. */
-function parseFlags (argv, defaults) {
+/**
+ * --name=N flags over integer defaults; anything else is an error. --help prints the usage and
+ * every flag with its default and meaning (from the same table), and ends the process with 0.
+ * @param {string[]} argv
+ * @param {{ usage: string, about: string, flags: Object<string, [number, string]> }} spec
+ *   usage: the command line after `Usage: `; flags: each flag's default and meaning
+ * @returns {object} each flag's value
+ */
+function parseFlags (argv, { usage, about, flags }) {
+  const validators = Object.fromEntries(Object.keys(flags).map((key) => [key, int(1)]))
+  const defaults = Object.fromEntries(Object.entries(flags).map(([key, [value]]) => [key, value]))
+  if (wantsHelp(argv)) {
+    const help = Object.fromEntries(Object.entries(flags).map(([key, [, text]]) => [key, text]))
+    process.stdout.write(entryHelp({ usage, about, sections: [helpSection('Flags', validators, help, defaults)], config: false }))
+    process.exit(0)
+  }
   const opts = { ...defaults }
   for (const arg of argv) {
-    const m = /^--(\w+)=(\d+)$/.exec(arg)
-    if (!m || !(m[1] in defaults) || Number(m[2]) < 1) {
-      throw new Error(`bad argument ${arg}; flags: ${Object.keys(defaults).map((k) => `--${k}=N`).join(' ')}`)
+    const m = /^--(\w+)=(.*)$/.exec(arg)
+    try {
+      if (!m || !Object.hasOwn(flags, m[1])) throw 'is not a flag here'
+      opts[m[1]] = validators[m[1]](m[2])
+    } catch (why) {
+      throw new Error(`bad argument ${arg}: ${why}; flags: ${Object.keys(flags).map((k) => `--${k}=N`).join(' ')} (--help says more)`)
     }
-    opts[m[1]] = Number(m[2])
   }
   return opts
 }
 
 /** Spawns `node ARGS` and resolves with its port, read from stdout by `pattern` (group 1). */
 function startChild (args, pattern, env = process.env) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env })
+  // The child watches us through its stdin (lib/parent-watch.js): a killed bench leaves no server.
+  const child = spawn(process.execPath, args, { stdio: [WATCHED.stdin, 'pipe', 'inherit'], env: { ...env, ...WATCHED.env } })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   return new Promise((resolve, reject) => {
     let out = ''
@@ -42,4 +64,35 @@ function runNode (args, env = process.env) {
   })
 }
 
-module.exports = { parseFlags, startChild, runNode }
+/**
+ * Runs FILE ARGS to its end, reading its CPU time from /proc every 50 ms.
+ * @returns {Promise<{ stdout: string, samples: Array<{ ms: number, cpuUs: number }> }>} samples: when
+ *   (ms since the start) and how much CPU (user + system, µs) it had used; rejects, with its stderr, if it fails
+ */
+function runSampled (file, args) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now()
+    const samples = []
+    const child = execFile(file, args, { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      clearInterval(timer)
+      if (err) reject(new Error(`${file}: ${err.message}${stderr}`))
+      else resolve({ stdout, samples })
+    })
+    const timer = setInterval(() => {
+      try { samples.push({ ms: performance.now() - start, cpuUs: processCpuUs(child.pid) }) } catch {} // it just ended
+    }, 50)
+  })
+}
+
+/**
+ * CPU per request in the steady part of a run: the CPU used over its last `share` of `seconds`
+ * over the requests made meanwhile at `rate` (start-up and warm-up left out).
+ * @returns {number} µs per request
+ */
+function steadyCpuPerRequest (samples, rate, seconds, share = 0.8) {
+  const last = samples.at(-1)
+  const first = samples.find((s) => s.ms >= last.ms - share * seconds * 1000)
+  return (last.cpuUs - first.cpuUs) / (rate * (last.ms - first.ms) / 1000)
+}
+
+module.exports = { parseFlags, startChild, runNode, runSampled, steadyCpuPerRequest }

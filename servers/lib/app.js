@@ -4,6 +4,7 @@
 
 const express = require('express')
 const { isValidKey } = require('./keys')
+const { createFaultLog, describeFault, faultLine } = require('./faults')
 
 function methodNotAllowed (allow) {
   return (req, res) => res.set('Allow', allow).status(405).type('text/plain').send('method not allowed\n')
@@ -42,6 +43,37 @@ function readBody (req, limit) {
   })
 }
 
+// Request smuggling: the HTTP parser already refuses Content-Length with Transfer-Encoding and
+// repeated or odd lengths. What it lets through but a proxy in front could frame differently is
+// refused: any Transfer-Encoding but `chunked` alone (e.g. `identity, chunked`), or one on
+// HTTP/1.0. The connection is closed after the 400, as its remaining bytes cannot be trusted.
+function badFraming (req) {
+  const coding = req.headers['transfer-encoding']
+  return coding !== undefined && (req.httpVersion === '1.0' || coding.trim().toLowerCase() !== 'chunked')
+}
+
+function checkFraming (req, res, next) {
+  if (!badFraming(req)) return next()
+  res.set('Connection', 'close').status(400).type('text/plain').send('bad request framing\n')
+}
+
+/**
+ * What a failed request is answered: known failures a short 4xx; no space a 507; anything else a
+ * generic 500. Details go to the log only: a storage fault once and then counted
+ * (servers/lib/faults.js), anything unexpected with its stack.
+ * @returns {[number, string]} status and text
+ */
+function failure (err, req, { faults, log }) {
+  const status = err.status || err.statusCode
+  if (status === 403) return [403, 'forbidden: not a regular file\n']
+  if (status === 404) return [404, 'no such file\n']
+  if (status >= 400 && status < 500 && err.expose !== false) return [status, `${err.type || 'bad request'}\n`]
+  const fault = describeFault(err, req.method === 'POST' ? 'PUT' : 'GET')
+  if (fault) faults.note(fault.key, fault.message)
+  else log(`error ${req.method} ${req.originalUrl ?? req.url}: ${err.stack || err}`)
+  return status === 507 ? [507, 'insufficient storage\n'] : [500, 'internal error\n']
+}
+
 function requireKey (req, res, next) {
   // express's parser turns ?key=a&key=b into an array and ?key[]=a into another name: both fail here.
   if (isValidKey(req.query.key)) return next()
@@ -50,16 +82,19 @@ function requireKey (req, res, next) {
 
 /**
  * Builds the express app.
- * @param {{ config: object, store: object, stats: object, log?: (line: string) => void }} deps
- *   store: read/append (servers/lib/store.js); stats: collect/reset (servers/lib/telemetry.js)
+ * @param {{ config: object, store: object, stats: object, log?: (line: string) => void, faults?: object }} deps
+ *   store: read/append (servers/lib/store.js); stats: collect/reset (servers/lib/telemetry.js);
+ *   faults: where storage faults are noted (servers/lib/faults.js), by default a fault log on `log`
  * @returns {import('express').Express}
  */
-function createApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n') }) {
+function createApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n'), faults }) {
+  faults ??= createFaultLog({ emit: (e) => log(faultLine(e)) })
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag') // hashing every body is a cost the historic servers did not pay
   app.set('case sensitive routing', true) // /GET and /get/ are unknown paths
   app.set('strict routing', true)
+  app.use(checkFraming)
 
   app.route('/get')
     .get(requireKey, async (req, res) => {
@@ -91,20 +126,13 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
 
   app.use((req, res) => res.status(404).type('text/plain').send('not found\n'))
 
-  // Express 5 passes a rejected handler's error here. Known failures get a short 4xx; anything
-  // else a generic 500, with details only in the log.
+  // Express 5 passes a rejected handler's error here.
   app.use((err, req, res, next) => {
-    const status = err.status || err.statusCode
-    if (status === 403) return res.status(403).type('text/plain').send('forbidden: not a regular file\n')
-    if (status === 404) return res.status(404).type('text/plain').send('no such file\n')
-    if (status >= 400 && status < 500 && err.expose !== false) {
-      return res.status(status).type('text/plain').send(`${err.type || 'bad request'}\n`)
-    }
-    log(`error ${req.method} ${req.originalUrl}: ${err.stack || err}`)
+    const [status, text] = failure(err, req, { faults, log })
     if (res.headersSent) return res.destroy()
-    res.status(500).type('text/plain').send('internal error\n')
+    res.status(status).type('text/plain').send(text)
   })
   return app
 }
 
-module.exports = { createApp, readBody, sendText }
+module.exports = { createApp, readBody, sendText, badFraming, failure }

@@ -5,16 +5,17 @@
 
 const querystring = require('node:querystring')
 const { isValidKey } = require('./keys')
-// app.js's own body reader and answer (requiring it loads express's module, never its request path).
-const { readBody, sendText } = require('./app')
+const { createFaultLog, faultLine } = require('./faults')
+// app.js's own body reader, answers, framing check and failure answers (requiring it loads
+// express's module, never its request path).
+const { readBody, sendText, badFraming, failure } = require('./app')
 
 const BAD_KEY = 'bad key: use key=NAME with 1-64 of A-Z a-z 0-9 _ -\n'
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z\d+.-]*:\/\/[^/?#]*/
 
 // A short text answer as express's res.status().type('text/plain').send() writes it.
-function reply (res, status, text, allow) {
-  const type = { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }
-  res.writeHead(status, allow ? { Allow: allow, ...type } : type)
+function reply (res, status, text, first = {}) {
+  res.writeHead(status, { ...first, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
   res.end(text)
 }
 
@@ -39,10 +40,11 @@ function keyOf (query, res) {
 
 /**
  * Builds the request listener.
- * @param {{ config: object, store: object, stats: object, log?: (line: string) => void }} deps as createApp's
+ * @param {{ config: object, store: object, stats: object, log?: (line: string) => void, faults?: object }} deps as createApp's
  * @returns {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void}
  */
-function createHttpApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n') }) {
+function createHttpApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n'), faults }) {
+  faults ??= createFaultLog({ emit: (e) => log(faultLine(e)) })
   const get = async (req, res, query) => {
     const key = keyOf(query, res)
     if (key !== null) sendText(res, await store.read(key))
@@ -71,23 +73,19 @@ function createHttpApp ({ config, store, stats, log = (line) => process.stderr.w
     ['/_stats/reset', { allow: 'POST', methods: { POST: resetStats } }]
   ])
 
-  // As app.js's error handler: known failures get a short 4xx, anything else a generic 500.
   const fail = (err, req, res) => {
-    const status = err.status || err.statusCode
-    if (status === 403) return reply(res, 403, 'forbidden: not a regular file\n')
-    if (status === 404) return reply(res, 404, 'no such file\n')
-    if (status >= 400 && status < 500 && err.expose !== false) return reply(res, status, `${err.type || 'bad request'}\n`)
-    log(`error ${req.method} ${req.url}: ${err.stack || err}`)
+    const [status, text] = failure(err, req, { faults, log })
     if (res.headersSent) return res.destroy()
-    reply(res, 500, 'internal error\n')
+    reply(res, status, text)
   }
 
   return (req, res) => {
+    if (badFraming(req)) return reply(res, 400, 'bad request framing\n', { Connection: 'close' })
     const { pathname, query } = splitUrl(req.url)
     const route = routes.get(pathname)
     if (route === undefined) return reply(res, 404, 'not found\n')
     const handle = Object.hasOwn(route.methods, req.method) ? route.methods[req.method] : null
-    if (handle === null) return reply(res, 405, 'method not allowed\n', route.allow)
+    if (handle === null) return reply(res, 405, 'method not allowed\n', { Allow: route.allow })
     handle(req, res, query).catch((err) => fail(err, req, res))
   }
 }

@@ -1,76 +1,20 @@
 'use strict'
-// Starts a server of one kind: a single process that listens, or a node:cluster primary that
-// forks nServers workers. Prints one ready line on stdout; logs go to stderr.
+// Starts a server of one kind (lib/kinds.js): a single process that listens, or a primary that
+// forks nServers workers (servers/lib/primary.js). Prints one ready line on stdout; logs go to stderr.
 
 const cluster = require('node:cluster')
 const fs = require('node:fs')
-const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { wantsHelp, entryHelp } = require('../../lib/help')
+const { KINDS, kindProblem } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
-const { createApp } = require('./app')
-const { createHttpApp } = require('./http-app')
-const { KINDS, isCluster } = require('../../lib/kinds')
-const { createSyncStore, createAsyncStore } = require('./store')
-const { createMonitor, localStats, workerStats, primaryStats } = require('./telemetry')
-
-const STORES = { sync: createSyncStore, async: createAsyncStore }
-const STOP_GRACE_MS = 4000 // SIGTERM to exit stays under 5 s
-const MAX_DEATHS = 5
-const DEATH_WINDOW_MS = 10000
-const EXIT_LISTEN_FAILED = 3
-const PARENT_GONE = 'the process that started this server is gone'
-
-const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
-
-/**
- * Builds the http.Server for one process, with every HTTP limit set explicitly.
- * @param {string} kind one of KINDS
- * @param {object} config a validated config
- * @param {object} stats this process's telemetry (servers/lib/telemetry.js)
- * @returns {http.Server}
- */
-function createServer (kind, config, stats) {
-  const build = config.framework === 'http' ? createHttpApp : createApp
-  const app = build({ config, store: STORES[KINDS[kind].store](config), stats, log })
-  const server = http.createServer({
-    headersTimeout: config.headersTimeout,
-    requestTimeout: config.requestTimeout,
-    keepAliveTimeout: config.keepAliveTimeout,
-    maxHeaderSize: config.maxHeaderSize,
-    // Node checks the two timeouts above only this often (30 s by default).
-    connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
-  }, app)
-  // Counted outside express so that the count costs no middleware layer.
-  server.on('request', (req) => { if (!req.url.startsWith('/_stats')) stats.count() })
-  return server
-}
-
-function portInUse (err, config) {
-  return err.code === 'EADDRINUSE'
-    ? `port ${config.serverPort} on ${config.serverHostname} is already in use`
-    : `cannot listen on ${config.serverHostname}:${config.serverPort}: ${err.code || err.message}`
-}
-
-function readyLine (kind, config, port, workers) {
-  return `listening http://${config.serverHostname}:${port} kind=${kind} workers=${workers} pid=${process.pid}\n`
-}
-
-/** Stops accepting, lets in-flight requests finish, then exits 0; force-closes at the grace limit. */
-function stopServer (server) {
-  if (server.stopping) return
-  server.stopping = true
-  if (!server.listening) process.exit(0)
-  server.close(() => process.exit(0))
-  // A keep-alive connection becomes idle when its last response is sent: close it then.
-  setInterval(() => server.closeIdleConnections(), 50).unref()
-  setTimeout(() => {
-    server.closeAllConnections()
-    process.exit(0)
-  }, STOP_GRACE_MS).unref()
-}
+const { createServer, stopServer } = require('./serve')
+const { runPrimary, runWorker } = require('./primary')
+const { createMonitor, localStats } = require('./telemetry')
+const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('./process-io')
 
 function runSingle (kind, config) {
-  const server = createServer(kind, config, localStats(kind, createMonitor('single')))
+  const server = createServer(kind, config, localStats(kind, createMonitor('single')), loggedFaults())
   server.on('error', (err) => {
     process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
     process.exit(1)
@@ -85,89 +29,26 @@ function runSingle (kind, config) {
   })
 }
 
-function runWorker (kind, config) {
-  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')))
-  server.on('error', (err) => {
-    process.send({ type: 'listen-failed', message: portInUse(err, config) })
-    process.exit(EXIT_LISTEN_FAILED)
-  })
-  server.listen(config.serverPort, config.serverHostname)
-  // The primary asks us to stop; a signal to the whole group does too; and if the primary is
-  // gone (even by SIGKILL) the IPC channel closes and we must not outlive it.
-  const stop = () => stopServer(server)
-  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
-  process.on('message', (msg) => { if (msg === 'stop') stop() })
-  process.on('disconnect', stop)
-}
-
-function runPrimary (kind, config) {
-  const live = new Set()
-  const deaths = []
-  let listening = 0
-  let ready = false
-  let stopping = false
-  const onStats = primaryStats(live, createMonitor('primary'))
-
-  const fork = () => {
-    const worker = cluster.fork()
-    live.add(worker)
-    // EPIPE: a message to a worker that is already exiting; its 'exit' is handled below.
-    worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
-    worker.on('message', (msg) => {
-      if (msg?.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
-      else onStats(worker, msg)
-    })
-    return worker
-  }
-  const shutdown = (code, message) => {
-    if (stopping) return
-    if (message) process.stderr.write(message + '\n')
-    stopping = true
-    process.exitCode = code
-    if (live.size === 0) process.exit(code)
-    for (const w of live) if (w.isConnected()) w.send('stop')
-    setTimeout(() => {
-      for (const w of live) w.process.kill('SIGKILL')
-      process.exit(code)
-    }, STOP_GRACE_MS + 500).unref()
-  }
-
-  cluster.on('listening', (worker, address) => {
-    listening++
-    if (!ready && listening === config.nServers) {
-      ready = true
-      process.stdout.write(readyLine(kind, config, address.port, config.nServers))
-    }
-  })
-  cluster.on('exit', (worker, code, signal) => {
-    live.delete(worker)
-    if (stopping) {
-      if (live.size === 0) process.exit(process.exitCode)
-      return
-    }
-    if (code === EXIT_LISTEN_FAILED) return shutdown(1)
-    const now = Date.now()
-    deaths.push(now)
-    while (deaths[0] < now - DEATH_WINDOW_MS) deaths.shift()
-    log(`worker ${worker.process.pid} died (code ${code}, signal ${signal}); re-forking`)
-    if (deaths.length > MAX_DEATHS) {
-      return shutdown(1, `${kind}: more than ${MAX_DEATHS} worker deaths in ${DEATH_WINDOW_MS / 1000} s; giving up`)
-    }
-    fork()
-  })
-  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
-  watchParent(() => shutdown(0, `${kind}: ${PARENT_GONE}; stopping`))
-  for (let i = 0; i < config.nServers; i++) fork()
-}
-
 /**
- * Entry point of servers/<kind>.js.
- * @param {string} kind sync, async, sync-cluster or async-cluster
+ * Entry point of servers/<kind>.js. A kind this Node or kernel cannot run exits 2 saying why.
+ * @param {string} kind a name in lib/kinds.js
  * @param {string[]} argv the process's arguments after the script
  */
 function launch (kind, argv = process.argv.slice(2)) {
+  if (wantsHelp(argv)) {
+    return process.stdout.write(entryHelp({
+      usage: `node servers/${kind}.js [--config=FILE] [--KEY=VALUE ...]`,
+      about: `The ${kind} server: GET /get?key=K, POST /put?key=K, its telemetry at /_stats. When it listens it prints\n` +
+        `\`listening http://HOST:PORT kind=${kind} workers=N pid=PID\` on stdout; SIGTERM stops it.`
+    }))
+  }
   const { config } = runMain(kind, () => {
+    const problem = cluster.isPrimary && kindProblem(kind)
+    if (problem) throw new ConfigError(problem)
     const loaded = loadConfig(argv)
+    if (loaded.config.fsync === 'group' && KINDS[kind].store === 'sync') {
+      throw new ConfigError(`fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`)
+    }
     try {
       fs.mkdirSync(loaded.config.dataPath, { recursive: true })
     } catch (err) {
@@ -175,9 +56,9 @@ function launch (kind, argv = process.argv.slice(2)) {
     }
     return loaded
   })
-  if (!isCluster(kind)) return runSingle(kind, config)
+  if (KINDS[kind].model === 'single') return runSingle(kind, config)
   if (cluster.isPrimary) return runPrimary(kind, config)
   return runWorker(kind, config)
 }
 
-module.exports = { launch, createServer }
+module.exports = { launch }

@@ -5,6 +5,8 @@
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
 
 const GATHER_TIMEOUT_MS = 2000
+const STATS_PATH = '/_stats' // GET: the figures; POST STATS_PATH/reset: a new window
+const STATS_FIELD = 'X-Bench-Stats' // every answer's announcement of STATS_PATH
 // Node 20's histogram holds each sampling interval plus its delay (an idle loop reads ~10 ms):
 // the interval is subtracted so that the figures are the delay alone.
 const RESOLUTION_MS = 10
@@ -32,6 +34,7 @@ function createMonitor (role) {
       return {
         pid: process.pid,
         role,
+        node: process.version,
         requests,
         windowMs: Math.round(performance.now() - since),
         utilization: performance.eventLoopUtilization(elu).utilization,
@@ -129,4 +132,4 @@ function primaryStats (live, monitor) {
   }
 }
 
-module.exports = { createMonitor, summarize, localStats, workerStats, primaryStats }
+module.exports = { createMonitor, summarize, localStats, workerStats, primaryStats, STATS_PATH, STATS_FIELD }

@@ -1,0 +1,87 @@
+'use strict'
+// delayfs mounts as /proc/mounts lists them, lazy unmounting, and the clean-up of mounts that an
+// earlier run left behind (dead daemon or dead owner). Used by storage/mount.js and at start-up.
+
+const fs = require('node:fs')
+const { spawnSync } = require('node:child_process')
+
+// /proc/mounts escapes space, tab, newline and backslash as \ooo.
+const unescape = (field) => field.replace(/\\([0-7]{3})/g, (_, oct) => String.fromCharCode(parseInt(oct, 8)))
+
+/** Every mount in /proc/mounts as { source, mountpoint, type }. */
+function readMounts () {
+  return fs.readFileSync('/proc/mounts', 'utf8').split('\n').filter(Boolean).map((line) => {
+    const [source, mountpoint, type] = line.split(' ').map(unescape)
+    return { source, mountpoint, type }
+  })
+}
+
+/**
+ * The delayfs mounts; the source is `delayfs:<ownerPid>:<daemonPid>:<backing>`.
+ * @returns {Array<{ mountpoint: string, backing: string, ownerPid: number, daemonPid: number }>}
+ */
+function delayfsMounts () {
+  const found = []
+  for (const m of readMounts()) {
+    const parts = /^delayfs:(\d+):(\d+):(.*)$/s.exec(m.source)
+    if (m.type !== 'fuse.delayfs' || !parts) continue
+    found.push({ mountpoint: m.mountpoint, backing: parts[3], ownerPid: Number(parts[1]), daemonPid: Number(parts[2]) })
+  }
+  return found
+}
+
+const isMounted = (mountpoint) => readMounts().some((m) => m.mountpoint === mountpoint)
+
+// A zombie is gone for our purposes: it serves no mount and owns nothing.
+function processState (pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const close = stat.lastIndexOf(')')
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), state: stat[close + 2] }
+  } catch {
+    return null
+  }
+}
+
+function isAlive (pid) {
+  const proc = processState(pid)
+  return Boolean(proc) && proc.state !== 'Z' && proc.state !== 'X'
+}
+
+// A pid reused by another program is not our daemon.
+const isDaemonAlive = (pid) => isAlive(pid) && processState(pid).comm === 'delayfs'
+
+/** Lazily unmounts (a busy mount goes too); returns null on success, else the reason. */
+function lazyUnmount (mountpoint) {
+  const res = spawnSync('fusermount3', ['-u', '-z', '--', mountpoint], { encoding: 'utf8' })
+  if (!isMounted(mountpoint)) return null
+  const alt = spawnSync('umount', ['-l', '--', mountpoint], { encoding: 'utf8' })
+  if (!isMounted(mountpoint)) return null
+  const why = (r) => (r.error ? r.error.message : `${r.stderr}`.trim()) || `exit ${r.status}`
+  return `fusermount3: ${why(res)}; umount: ${why(alt)}`
+}
+
+/**
+ * Unmounts delayfs mounts whose daemon or owner process is gone; never one whose daemon and owner live.
+ * @param {function(string): void} [log] gets one line per mount (default: stderr)
+ * @returns {Array<{ mountpoint: string, backing: string, ownerPid: number, daemonPid: number }>} the unmounted ones
+ */
+function cleanStaleMounts (log = (line) => process.stderr.write(`${line}\n`)) {
+  const cleaned = []
+  for (const mount of delayfsMounts()) {
+    const daemon = isDaemonAlive(mount.daemonPid)
+    if (daemon && isAlive(mount.ownerPid)) continue
+    const why = daemon ? `its owner pid ${mount.ownerPid} is gone` : `its daemon pid ${mount.daemonPid} is gone`
+    const failed = lazyUnmount(mount.mountpoint)
+    if (failed) {
+      log(`could not unmount a stale delayfs mount at ${mount.mountpoint} (${why}): ${failed}`)
+      continue
+    }
+    // A daemon that outlived its owner notices the unmount and exits by itself.
+    log(`unmounted a stale delayfs mount at ${mount.mountpoint} left by an earlier run (${why})`)
+    cleaned.push(mount)
+  }
+  return cleaned
+}
+
+module.exports = { cleanStaleMounts, delayfsMounts, isMounted, isAlive, isDaemonAlive, lazyUnmount, readMounts }
