@@ -15,18 +15,20 @@ const SOCKET_TIMEOUT_MS = 2000
 const POLL_MS = 50
 
 /**
- * Says whether HAProxy can run here.
- * @param {object} [env] environment whose PATH is searched
+ * Says whether HAProxy can run here: HAPROXY if set, else haproxy on the PATH or in /usr/sbin.
+ * @param {object} [env] environment whose HAPROXY and PATH are read
  * @returns {string|null} null when it can, else one line saying what to install
  */
 function checkHaproxy (env = process.env) {
-  if (!findTool('haproxy', env)) return `haproxy is not installed: the balanced kinds need it (${INSTALL})`
+  if (!haproxyBinary(env)) return `haproxy is not installed${env.HAPROXY ? ` at HAPROXY=${env.HAPROXY}` : ''}: the balanced kinds need it (${INSTALL})`
   if (!findTool('setpriv', env)) return 'setpriv is not on the PATH: it ties HAProxy to its launcher (apt-get install -y util-linux)'
   return null
 }
 
 // Debian puts haproxy in /usr/sbin, which a user's PATH may lack.
 const findTool = (name, env = process.env) => findOnPath(name, [env.PATH || '', '/usr/sbin', '/usr/local/sbin', '/sbin'].join(path.delimiter))
+// HAPROXY names another build; an executable file, else none.
+const haproxyBinary = (env = process.env) => env.HAPROXY ? findOnPath(path.basename(env.HAPROXY), path.dirname(path.resolve(env.HAPROXY))) : findTool('haproxy', env)
 
 /**
  * One command on HAProxy's statistics socket.
@@ -63,7 +65,7 @@ function parseStat (text) {
  * @returns {{ pid: number, exited: Promise<{ code: number|null, signal: string|null, stderr: string }>, stop(): Promise<void> }}
  */
 function startHaproxy ({ file, socket, log }) {
-  const child = spawn(findTool('setpriv'), ['--pdeathsig', 'KILL', '--', findTool('haproxy'), '-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(findTool('setpriv'), ['--pdeathsig', 'KILL', '--', haproxyBinary(), '-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (d) => {
     stderr += d
@@ -118,7 +120,7 @@ async function waitHaproxyReady ({ socket, exited, timeoutMs, backend = 'servers
 
 /** HAProxy's version line, or null. */
 function haproxyVersion () {
-  const res = spawnSync(findTool('haproxy') || 'haproxy', ['-v'], { encoding: 'utf8' })
+  const res = spawnSync(haproxyBinary() || 'haproxy', ['-v'], { encoding: 'utf8' })
   return res.status === 0 ? res.stdout.split('\n')[0] : null
 }
 
