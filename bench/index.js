@@ -28,7 +28,9 @@ const ROWS = {
       ['client', `node client / wrk (req/s, ${framing})`, f.wrk === null ? 'wrk not installed' : `${f.client} / ${f.wrk} = ${x(f.ratioWrk)} (wrk ${cpu('wrk')})`]
     ]
   }),
-  server: (r) => r.rows.map((row) => ['server', `${row.op} express / plain (req/s)`, `${row.express} / ${row.plain} = ${x(row.ratio)}`]),
+  server: (r) => r.rows.flatMap((row) => [
+    ['server', `${row.op} express app / minimal express (CPU µs/req, paired by round)`, `${x(row.expressOverMinimalCpu[0])} [${row.expressOverMinimalCpu.slice(1).join('–')}]`],
+    ['server', `${row.op} express / node:http (CPU µs/req, paired by round)`, `${x(row.expressOverHttpCpu[0])} [${row.expressOverHttpCpu.slice(1).join('–')}]`]]),
   memory: (r) => r.ratios.map((row) => ['memory', `${row.variant} peak RSS ${r.large} / ${r.small} ops`, `primary ${x(row.primary)}, worker ${x(row.worker)}`]),
   store: (r) => r.rows.map((row) => ['store', row.task, `mean ${row.meanUs} µs, p99 ${row.p99Us} µs, CPU ${row.cpuUs} µs`])
 }

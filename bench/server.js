@@ -1,22 +1,27 @@
 'use strict'
 // Server overhead: `node bench/server.js [--seconds=5] [--rounds=3] [--connections=10]` drives
-// servers/sync.js (express) and bench/plain-server.js (node:http, same store) with autocannon,
-// GET-only and POST-only, interleaved, and prints the median request rates, the server's CPU time
-// per request, and their ratios.
+// servers/sync.js on express (the project's app), the same server on plain node:http
+// (--framework=http) and bench/minimal-express.js (express with the same two handlers and no
+// checks) with autocannon, GET-only and POST-only, interleaved in rounds, and prints the median
+// request rates and CPU time per request, and their ratios taken within each round (median [min–max]).
 
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
 const { median } = require('../lib/bootstrap')
+const { medianInterval } = require('../report/intervals')
 const { parseFlags, startChild } = require('./lib/util')
 const { processCpuUs } = require('../sweep/process-group')
 
 const ROOT = path.resolve(__dirname, '..')
+const SERVER = path.join(ROOT, 'servers', 'sync.js')
 const VARIANTS = {
-  express: (dir) => [path.join(ROOT, 'servers', 'sync.js'), '--serverPort=0', `--dataPath=${dir}`],
-  plain: (dir) => [path.join(__dirname, 'plain-server.js'), dir]
+  express: (dir) => [SERVER, '--serverPort=0', `--dataPath=${dir}`],
+  http: (dir) => [SERVER, '--serverPort=0', `--dataPath=${dir}`, '--framework=http'],
+  minimal: (dir) => [path.join(__dirname, 'minimal-express.js'), dir]
 }
+const NAMES = Object.keys(VARIANTS)
 const VALUE = 'This is text that is appended to the file\n'
 
 async function measure (variant, op, { seconds, connections }) {
@@ -46,20 +51,23 @@ async function measure (variant, op, { seconds, connections }) {
 async function main () {
   const opts = parseFlags(process.argv.slice(2), {
     usage: 'node bench/server.js [--seconds=N] [--rounds=N] [--connections=N]',
-    about: 'Drives servers/sync.js (express) and bench/plain-server.js (node:http, same store) with autocannon,\n' +
-      'GET-only and POST-only, interleaved, and prints rates, server CPU per request and ratios as JSON on stdout.',
+    about: 'Drives servers/sync.js on express, the same server on plain node:http (--framework=http) and\n' +
+      'bench/minimal-express.js with autocannon, GET-only and POST-only, interleaved, and prints rates,\n' +
+      'server CPU per request and ratios paired by round as JSON on stdout.',
     flags: {
       seconds: [5, 'seconds of each autocannon run'],
-      rounds: [3, 'rounds, the order alternated'],
+      rounds: [3, 'rounds, the order rotated'],
       connections: [10, 'autocannon\'s connections']
     }
   })
-  const runs = { GET: { express: [], plain: [] }, PUT: { express: [], plain: [] } }
+  const runs = { GET: {}, PUT: {} }
   for (let round = 1; round <= opts.rounds; round++) {
     for (const op of ['GET', 'PUT']) {
-      for (const variant of round % 2 ? ['express', 'plain'] : ['plain', 'express']) {
+      // The order rotates each round, so that no variant always runs first.
+      const order = NAMES.map((_, i) => NAMES[(i + round) % NAMES.length])
+      for (const variant of order) {
         const run = await measure(variant, op, opts)
-        runs[op][variant].push(run)
+        ;(runs[op][variant] ??= []).push(run)
         process.stderr.write(`round ${round} ${op} ${variant}: ${run.rate.toFixed(0)} req/s, ${run.cpuPerReqUs.toFixed(0)} µs CPU/request\n`)
       }
     }
@@ -67,15 +75,19 @@ async function main () {
   const rows = Object.entries(runs).map(([op, r]) => {
     const rate = (v) => median(r[v].map((run) => run.rate))
     const cpu = (v) => median(r[v].map((run) => run.cpuPerReqUs))
+    // x over y within each round, where both ran back to back: the machine's drift cancels.
+    const paired = (x, y, figure) => {
+      const { estimate, low, high } = medianInterval(r[x].map((run, i) => run[figure] / r[y][i][figure]))
+      return [estimate, low, high].map((v) => Number(v.toFixed(3)))
+    }
     return {
       op,
-      expressRate: Math.round(rate('express')),
-      plainRate: Math.round(rate('plain')),
-      rateRatio: Number((rate('express') / rate('plain')).toFixed(3)),
-      expressCpuPerReqUs: Math.round(cpu('express')),
-      plainCpuPerReqUs: Math.round(cpu('plain')),
-      // plain's CPU per request over express's: 1 = no overhead, comparable with rateRatio
-      cpuRatio: Number((cpu('plain') / cpu('express')).toFixed(3))
+      ...Object.fromEntries(NAMES.flatMap((v) => [[`${v}Rate`, Math.round(rate(v))], [`${v}CpuPerReqUs`, Math.round(cpu(v))]])),
+      // The goal: the project's express app costs at most 1.05x the minimal express app's CPU per request.
+      expressOverMinimalCpu: paired('express', 'minimal', 'cpuPerReqUs'),
+      // What express costs: its CPU per request over the same app's on plain node:http.
+      expressOverHttpCpu: paired('express', 'http', 'cpuPerReqUs'),
+      expressOverHttpRate: paired('express', 'http', 'rate')
     }
   })
   process.stdout.write(JSON.stringify({ bench: 'server', cores: os.availableParallelism(), node: process.version, ...opts, rows }, null, 2) + '\n')

@@ -64,6 +64,11 @@ async function segment (kind, { port, dir, opts, first }) {
   clearTimeout(grace)
   const hungAtExit = signal === 'SIGKILL' && fs.existsSync(json)
   if (code !== 0 && code !== 1 && !hungAtExit) throw new Error(`${kind}: the client exited ${signal || code}: ${stderr}`)
+  if (!fs.existsSync(json)) {
+    // A client that died without its report: the interval counts as failed, with the reason, and the soak goes on.
+    const why = stderr.trim().split('\n').slice(-3).join(' / ') || `exit ${signal || code}`
+    return { getP99Us: null, putP99Us: null, p99Us: null, failures: opts.rate * opts.interval, errors: { 'client died': 1 }, verified: false, achievedRate: 0, hungAtExit, clientError: why }
+  }
   const report = JSON.parse(fs.readFileSync(json, 'utf8'))
   return {
     getP99Us: report.latency.GET.p99,
@@ -99,7 +104,7 @@ async function soakKind (kind, opts) {
       const sample = { seconds: Math.round((Date.now() - start) / 1000), ...serverFigures(server.child.pid), load1: os.loadavg()[0], ...figures }
       samples.push(sample)
       const errors = Object.entries(sample.errors).map(([k, n]) => `${k} ${n}`).join(', ')
-      process.stderr.write(`${kind.padEnd(13)} ${String(sample.seconds).padStart(5)} s  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MiB  fds ${sample.fds}  p99 ${sample.p99Us} µs  load ${sample.load1.toFixed(1)}  failures ${sample.failures}${errors ? ` (${errors})` : ''}${sample.verified ? '' : '  VERIFICATION FAILED'}${sample.hungAtExit ? '  (client hung at exit, killed)' : ''}\n`)
+      process.stderr.write(`${kind.padEnd(13)} ${String(sample.seconds).padStart(5)} s  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MiB  fds ${sample.fds}  p99 ${sample.p99Us} µs  load ${sample.load1.toFixed(1)}  failures ${sample.failures}${errors ? ` (${errors})` : ''}${sample.verified ? '' : '  VERIFICATION FAILED'}${sample.hungAtExit ? '  (client hung at exit, killed)' : ''}${sample.clientError ? `  client died: ${sample.clientError}` : ''}\n`)
     }
   } finally {
     server.child.kill('SIGTERM')

@@ -2,7 +2,7 @@
 // The run's results as one document (what --json writes and the sweep reads), built from the
 // processes' raw records, and a short summary of it for people.
 
-const { createRecord, deserializeRecord, mergeRecords, mergeErrors, errorTotal, summarize } = require('./stats')
+const { createRecord, serializeRecord, deserializeRecord, mergeRecords, mergeErrors, errorTotal, summarize } = require('./stats')
 const { formatServerStats } = require('./server-stats')
 
 const TYPES = ['GET', 'PUT']
@@ -50,6 +50,9 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
     achievedRate,
     rateShortfall: open && achievedRate < SHORTFALL * config.rate,
     latency: byType((type) => summarize(merged[type])),
+    // Every process's histogram of the type added up, raw (µs, hdr-histogram-js's compressed
+    // base64): the sweep writes it out as .hgrm, the report merges it over repeats.
+    histograms: byType((type) => serializeRecord(merged[type]).histogram),
     processes: procs.map((p) => ({
       index: p.index,
       pid: p.pid,

@@ -43,6 +43,7 @@ const SCHEMA = {
   },
   sortSplitString: str,
   asyncApi: oneOf('callback', 'promise'),
+  framework: oneOf('express', 'http'),
   fsync: oneOf('none', 'each', 'group'),
   nFiles: int(1, 100000),
   nOperations: int(1),

@@ -14,6 +14,7 @@ const CONFIG_HELP = {
   value: 'text of each POST (no newline; the client adds a record tag)',
   sortSplitString: 'what a GET splits the file on before sorting the pieces ("" = every character)',
   asyncApi: 'fs API of the async kinds: callback (node\'s callback fs) or promise (fs.promises, a FileHandle per request)',
+  framework: 'the app every kind serves: express (servers/lib/app.js) or http (the same routes, answers and checks on plain node:http)',
   fsync: 'durability of a PUT: none (acknowledged once in the page cache), each (fdatasync before the answer), group (one fdatasync for the PUTs that arrived meanwhile; async kinds only)',
   nFiles: 'data files the client uses',
   nOperations: 'measured operations in all, over every client process',

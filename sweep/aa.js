@@ -4,7 +4,7 @@
 
 const os = require('node:os')
 const { SCHEMA } = require('../lib/config')
-const { KINDS } = require('../servers/lib/launch')
+const { KINDS, isMultiProcess } = require('../lib/kinds')
 
 const VARIANTS = ['A', 'B']
 const FORM = 'must be off or KIND:nServers:nClients (e.g. async-cluster:2:4)'
@@ -36,7 +36,7 @@ function parseAa (text) {
     }
   }
   const servers = check('nServers', nServers)
-  return { kind, nServers: KINDS[kind].cluster ? servers : 1, nClients: check('nClients', nClients) }
+  return { kind, nServers: isMultiProcess(kind) ? servers : 1, nClients: check('nClients', nClients) }
 }
 
 /**

@@ -6,9 +6,11 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
+const { formatHgrm, decodeHistogram } = require('../lib/hgrm')
 const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer } = require('./harness')
 const { runGroup, groupCpuUs, processCpuUs } = require('./process-group')
+const { writeText } = require('./results')
 
 const CLIENT = path.join(ROOT, 'client')
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
@@ -17,7 +19,8 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   // Appended columns: readers go by header name.
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
   'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
-  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs']
+  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
+  'node', 'v8', 'uv', 'framework']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -59,6 +62,13 @@ function measures (json) {
   }
 }
 
+// Each operation's merged histogram as cells/<cell>-r<repeat>-GET.hgrm (and -PUT), when it has one.
+function writeHgrms (dir, jsonFile, json) {
+  for (const [op, encoded] of Object.entries(json?.histograms ?? {})) {
+    if (json.latency[op]?.count > 0) writeText(path.join(dir, jsonFile.replace(/\.json$/, `-${op}.hgrm`)), formatHgrm(decodeHistogram(encoded)))
+  }
+}
+
 /** Why the client's run is invalid, or '' if it is valid. A full disk says so first. */
 function judge (client, json, log, timeoutMs) {
   // A client that wrote a complete JSON but did not exit hit Node 20's deadlock at shutdown
@@ -89,11 +99,15 @@ async function runClientCell (run, ctx) {
     const cpuStart = groupCpuUs(server.child.pid)
     const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`,
       `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
-    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal })
+    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path })
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
     const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
-    return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason: judge(client, json, log, ctx.options.cellTimeout) }
+    writeHgrms(ctx.dir, files.json, json)
+    // The server says which Node each of its processes ran: it must be the cell's.
+    const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
+    const reason = judge(client, json, log, ctx.options.cellTimeout) || (ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : '')
+    return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason }
   })
   return {
     cell: cell.id,
@@ -113,6 +127,10 @@ async function runClientCell (run, ctx) {
     ioDepth: cell.ioDepth,
     asyncApi: cell.asyncApi,
     uvUseIoUring: cell.uvUseIoUring,
+    framework: cell.framework,
+    node: cell.node,
+    v8: cell.v8,
+    uv: cell.uv,
     ...fields
   }
 }

@@ -4,6 +4,7 @@
 
 const { execFileSync } = require('node:child_process')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
 const { describeEnv, uvThreadpoolSize, schedPolicy, SCHED_POLICY_DEFAULT } = require('../lib/env')
@@ -39,6 +40,8 @@ function collectEnv (run) {
   return {
     ...env,
     oversubscriptionNote: `with ${env.cpus} cores, nServers > ${env.cpus} measures oversubscription`,
+    // How busy the machine was as the run began (1, 5, 15 min): other work shares the cores.
+    loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
     schedPolicyDefault: SCHED_POLICY_DEFAULT,
     inheritedEnv: Object.fromEntries(['UV_THREADPOOL_SIZE', 'UV_USE_IO_URING', 'NODE_CLUSTER_SCHED_POLICY'].map((name) => [name, process.env[name] ?? null])),
     gitCommit: commit,

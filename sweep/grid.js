@@ -4,14 +4,15 @@
 
 const crypto = require('node:crypto')
 const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
-const { KINDS } = require('../servers/lib/launch')
+const { KINDS, KIND_NAMES, isMultiProcess, kindProblem } = require('../lib/kinds')
 const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('../lib/env')
 const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
+const { nodeSpec, resolveNodes, resolveClientNode } = require('./nodes')
+const { supportedLts } = require('../lib/node-lines')
 const { checkFuse } = require('../storage')
 
-const KIND_NAMES = Object.keys(KINDS)
 const MAX_IO_DELAY_US = 10000000
 const kind = (v) => {
   if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
@@ -27,7 +28,7 @@ const RUN_OPTIONS = {
   keepData: bool
 }
 const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false } // and a random seed
-const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa }
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec }
 const CELL_TIMEOUT_MS = 300000
 const SWEEP_LISTS = {
   kinds: kind,
@@ -45,25 +46,32 @@ const SWEEP_LISTS = {
   },
   ioDepth: int(1, 4096),
   asyncApi: SCHEMA.asyncApi,
+  framework: SCHEMA.framework,
   uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) },
-  fsync: SCHEMA.fsync
+  fsync: SCHEMA.fsync,
+  node: nodeSpec
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', uvUseIoUring: 'iou', fsync: 'fs-' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', framework: 'fw-', uvUseIoUring: 'iou', fsync: 'fs-', node: 'node-' }
 // Dimensions that mean nothing for some cells, which get '' instead, so they are not run twice:
 // the async API for a sync kind, the queue depth for a plain folder.
-const MOOT = { asyncApi: (c) => c.kind.startsWith('sync'), ioDepth: (c) => c.ioDelay === 'off' }
+const MOOT = { asyncApi: (c) => KINDS[c.kind].store === 'sync', ioDepth: (c) => c.ioDelay === 'off' }
 const IO_DEPTH_DEFAULT = 64
 // The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
 const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [4], ioDelay: ['off', 1000] }
 // A sync server handles one request at a time per process: no two PUTs can share a flush.
-const hasCell = (combo) => combo.fsync !== 'group' || combo.kind.startsWith('async')
+const hasCell = (combo) => combo.fsync !== 'group' || KINDS[combo.kind].store === 'async'
 
-// Defaults per command; the flags go before the user's, so the user's win.
+// Defaults per command; the flags go before the user's, so the user's win. 6 rounds are the fewest
+// whose [lowest, highest] per-round ratio holds the median with 95% or more (report/intervals.js).
+const ROUNDS = 6
 const PRESETS = {
-  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: 3, flags: ['--nOperations=10000'], aa: defaultAa },
-  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [1, 4] }, repeats: 2, flags: ['--nOperations=3000'], aa: () => null, slice: QUICK_SLICE },
-  run: { lists: {}, repeats: 1, flags: [], aa: () => null }
+  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: ROUNDS, flags: ['--nOperations=5000'], aa: defaultAa },
+  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [4] }, repeats: ROUNDS, flags: ['--nOperations=2000'], aa: defaultAa, slice: QUICK_SLICE },
+  run: { lists: {}, repeats: 1, flags: [], aa: () => null },
+  // The version table: each store in one process on the system Node and every supported LTS line.
+  versions: { lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, repeats: ROUNDS, flags: ['--nOperations=3000'], aa: () => null,
+    node: () => ['system', ...supportedLts().map(String)] }
 }
 // A free port for every server, unless the user names one.
 const COMMON_FLAGS = ['--serverPort=0']
@@ -80,8 +88,8 @@ function runOptions (given, defaults) {
 
 /**
  * The id of a cell, e.g. sync-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -d1000, -qd64,
- * -api-callback, -iou1 for optional dimensions given (none for a moot one), plus -A or -B for a
- * variant of the A/A cell.
+ * -api-callback, -iou1, -fs-each, -node-v24.21.0 for optional dimensions given (none for a moot
+ * one), plus -A or -B for a variant of the A/A cell.
  * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
  * @param {string[]} optional names of the optional dimensions that are given
  * @returns {string}
@@ -117,8 +125,8 @@ function planSlice ({ slice }, lists) {
 }
 
 /**
- * Plans the sweep, quick or run command.
- * @param {'sweep'|'quick'|'run'} command
+ * Plans the sweep, quick, versions or run command.
+ * @param {'sweep'|'quick'|'versions'|'run'} command
  * @param {string[]} argv the flags
  * @param {string} [runKind] the KIND of `run KIND`
  * @returns {object} command, config, options, grid, notes (lines for the user) and runs (the schedule)
@@ -130,6 +138,8 @@ function planSweep (command, argv, runKind) {
   const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
   const options = runOptions(given, { repeats: preset.repeats, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa() })
+  const nodes = resolveNodes(lists.node ?? preset.node?.())
+  options.clientNode = resolveClientNode(options.clientNode)
   const grid = {
     kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
     nServers: [config.nServers],
@@ -141,38 +151,51 @@ function planSweep (command, argv, runKind) {
     ioDelay: ['off'],
     ioDepth: [IO_DEPTH_DEFAULT],
     asyncApi: [config.asyncApi],
+    framework: [config.framework],
     uvUseIoUring: [uvUseIoUring()],
     fsync: [config.fsync],
     ...preset.lists,
     ...lists,
+    node: nodes.map((n) => n.node),
     repeats: options.repeats,
     aa: options.aa
   }
   const dims = (g) => Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
   const { slice, notes } = planSlice(preset, lists)
-  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d])
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || (d === 'node' && preset.node))
   const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
+  const cannot = new Map() // kind and Node that cannot go together → why
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
     if (!hasCell(combo)) continue
-    if (!KINDS[combo.kind].cluster) combo.nServers = 1
+    if (!isMultiProcess(combo.kind)) combo.nServers = 1
     for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
+    const problem = kindProblem(combo.kind, { version: combo.node })
+    if (problem) {
+      cannot.set(`${combo.kind} on Node ${combo.node}`, problem)
+      continue
+    }
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
     const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`,
-      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`, `--fsync=${combo.fsync}`]
+      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`, `--framework=${combo.framework}`, `--fsync=${combo.fsync}`]
     try {
-      cells.set(id, { ...combo, id, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
+      const node = nodes.find((n) => n.node === combo.node)
+      cells.set(id, { ...combo, id, nodeBin: node.path, v8: node.v8, uv: node.uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
   }
-  if (cells.size === 0) throw new ConfigError('no cell to run: fsync=group needs an async kind')
+  const skipped = [...cannot].map(([what, why]) => `${what}: ${why}`)
+  if (cells.size === 0) {
+    throw new ConfigError(skipped.length > 0 ? `nothing to run: ${skipped.join('; ')}` : 'no cell to run: fsync=group needs an async kind')
+  }
+  for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
   const why = [...cells.values()].some((c) => c.ioDelay !== 'off') && checkFuse()
   if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
-  return { command, config, options, grid, notes, runs: schedule([...cells.values()], options.repeats, options.seed) }
+  return { command, config, options, grid, notes, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { nodes, skipped } }
 }
 
 module.exports = {

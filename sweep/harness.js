@@ -47,7 +47,7 @@ async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal },
       storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: (line) => log.write(`# ${line}\n`) })
       log.write(`# storage: delayfs pid ${storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
     }
-    server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal })
+    server = await startServer({ kind: cell.kind, args: [`--config=${configFile}`], env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal, execPath: cell.nodeBin })
     const fields = await work({ server, storage, log, dataPath, configFile, files })
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
       fields.reason ||= `server exited during the cell: ${log.lastLine()}`

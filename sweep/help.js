@@ -9,22 +9,33 @@ const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./pe
 const { defaultAa } = require('./aa')
 const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('../lib/env')
 const { loadConfig } = require('../lib/config')
+const { supportedLts } = require('../lib/node-lines')
 
 const COMMANDS = {
-  quick: ['quick', 'a small grid: all kinds, nServers 2, nClients 1,4, 2 repeats, nOperations 3000, plus sync and\n' +
-    '                 async at a plain folder and 1 ms storage when FUSE works (about 2 min)'],
-  sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 3 repeats, nOperations 10000,\n' +
-    '                 plus the A/A cell (11-16 min on 2 cores)'],
-  run: ['run KIND', 'one cell of KIND (sync, async, sync-cluster, async-cluster) with config.json\'s values'],
-  peak: ['peak', 'saturation throughput of each kind (nServers 1,2,4 for the cluster kinds), GET-only and\n' +
-    '                 POST-only, driven by autocannon'],
-  report: ['report DIR', 'render DIR/report.html and DIR/charts/*.svg again from a results folder']
+  quick: ['quick', 'a small grid: all kinds, nServers 2, nClients 4, 6 rounds, nOperations 2000, the A/A cell,\n' +
+    '                 plus sync and async at 1 ms storage when FUSE works (about 4 min)'],
+  sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 6 rounds, nOperations 5000,\n' +
+    '                 plus the A/A cell (15-20 min on 2 cores; more with the reuseport kinds)'],
+  versions: ['versions', 'the version table: sync and async in one process, nClients 4, 6 rounds, nOperations\n' +
+    '                 3000, on the system node and every supported LTS line (missing ones are installed);\n' +
+    '                 writes versions.md beside the report'],
+  run: ['run KIND', `one cell of KIND with config.json's values; KIND: ${KIND_NAMES.slice(0, 3).join(', ')},\n` +
+    `                 ${KIND_NAMES.slice(3).join(', ')}`],
+  peak: ['peak', 'saturation throughput of each kind (nServers 1,2,4 for the multi-process kinds), GET-only\n' +
+    '                 and POST-only, driven by autocannon'],
+  report: ['report DIR', 'render DIR/report.html and DIR/charts/*.svg again from a results folder'],
+  compare: ['compare A B', 'two results folders: environment differences, then per shared cell the ratio B/A\n' +
+    '                 of ops/s, GET p99 and PUT p99 with intervals, changes beyond noise marked; Markdown on\n' +
+    '                 stdout, an HTML page to --html=FILE (default B/compare-<A>.html)'],
+  node: ['node install|list', 'install official Node binaries from the npm registry into\n' +
+    '                 .node-cache/ (24, 26, 24.21.0, or lts for the newest LTS line), printing each binary\'s path;\n' +
+    '                 or list the Node versions in .node-cache/ and the system node, with their release lines']
 }
 
 /** What each list flag of the grid means (sweep/grid.js SWEEP_LISTS). */
 const LIST_HELP = {
   kinds: 'server kinds',
-  nServers: 'workers of the cluster kinds (sync and async always run one process)',
+  nServers: 'workers of the multi-process kinds, cluster and reuseport (sync and async always run one process)',
   nClients: 'client processes',
   uvThreadpoolSize: 'libuv thread pool of the server (reaches it as UV_THREADPOOL_SIZE)',
   schedPolicy: 'how a cluster primary hands out connections: rr or none (NODE_CLUSTER_SCHED_POLICY)',
@@ -33,8 +44,10 @@ const LIST_HELP = {
   ioDelay: 'storage latency in µs before every read and write: off = a plain folder, a number = the FUSE delay layer (storage/)',
   ioDepth: 'queue depth of the FUSE delay layer',
   asyncApi: 'fs API of the async kinds: callback or promise',
+  framework: 'the app on express or on plain node:http (what the framework costs)',
   uvUseIoUring: 'libuv\'s io_uring for the server\'s file I/O, 0 or 1 (UV_USE_IO_URING)',
-  fsync: 'durability of a PUT: none, each (fdatasync before the answer) or group (one flush for the PUTs that arrived meanwhile; async kinds only)'
+  fsync: 'durability of a PUT: none, each (fdatasync before the answer) or group (one flush for the PUTs that arrived meanwhile; async kinds only)',
+  node: 'the Node each cell\'s server runs on: a major (the newest cached, else installed into .node-cache/), a full version (24.21.0), system (the node on PATH) or a path to a binary; a kind that Node cannot run (reuseport before 22.12) is skipped'
 }
 
 /** What each option of the commands that run cells means (sweep/grid.js SWEEP_OPTIONS, sweep/peak.js PEAK_OPTIONS). */
@@ -48,8 +61,20 @@ const OPTION_HELP = {
   aa: 'the A/A cell, KIND:nServers:nClients, run as variants A and B to show the noise floor; off = none',
   connections: 'autocannon\'s connections',
   duration: 'seconds of each autocannon run',
-  pipelining: 'requests in flight per connection'
+  pipelining: 'requests in flight per connection',
+  clientNode: 'the one Node every client runs on, as for --node'
 }
+
+// The commands that run no cell: their usage and what they write.
+const BARE = {
+  report: { usage: 'report DIR', about: 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path. Exit status: 0, 1 a failure, 2 bad arguments.' },
+  compare: { usage: 'compare A B [--html=FILE]', about: 'Exit status: 0, 2 a folder that is not a results folder, two folders that share no cell, or bad arguments.' },
+  node: { usage: 'node install VERSION... | node list', about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.' }
+}
+const RUNS_ABOUT = 'Any config key passes through to every cell (servers get a free port unless --serverPort is given).\n' +
+  'Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html, and prints\n' +
+  'the report\'s path. Exit status: 0 all runs valid, 1 some invalid or no report, 2 bad flag, 130 interrupted\n' +
+  '(Ctrl-C stops the current cell and keeps the finished ones).'
 
 const list = (values) => values.join(',')
 const only = (help, validators) => Object.fromEntries(Object.entries(help).filter(([key]) => Object.hasOwn(validators, key)))
@@ -61,7 +86,7 @@ const perCommand = (commands, value) => {
 
 function gridDefaults (commands) {
   const { config } = loadConfig([])
-  const raw = { nServers: 'auto (the CPU count)', nClients: config.nClients, readsPerWrite: config.readsPerWrite, asyncApi: config.asyncApi, fsync: config.fsync }
+  const raw = { nServers: 'auto (the CPU count)', nClients: config.nClients, readsPerWrite: config.readsPerWrite, asyncApi: config.asyncApi, framework: config.framework, fsync: config.fsync }
   const fallback = {
     ...raw,
     kinds: 'all',
@@ -70,10 +95,12 @@ function gridDefaults (commands) {
     valueBytes: `the length of value, ${Buffer.byteLength(config.value)}`,
     ioDelay: 'off',
     ioDepth: IO_DEPTH_DEFAULT,
-    uvUseIoUring: `this shell's, ${uvUseIoUring()}`
+    uvUseIoUring: `this shell's, ${uvUseIoUring()}`,
+    node: 'the Node running this script'
   }
   const value = (key) => (c) => {
     if (c === 'run' && key === 'kinds') return 'the KIND given'
+    if (key === 'node' && PRESETS[c].node) return list(PRESETS[c].node())
     const preset = PRESETS[c].lists[key]
     return preset === undefined ? String(fallback[key]) : key === 'kinds' && preset.length === KIND_NAMES.length ? 'all' : list(preset)
   }
@@ -89,21 +116,22 @@ function optionDefaults (commands) {
     results: 'results/',
     ...RUN_DEFAULTS,
     cellTimeout: CELL_TIMEOUT_MS,
+    clientNode: 'the Node running this script',
     aa: perCommand(commands, (c) => c === 'sweep' ? `${aa.kind}:${aa.nServers}:${aa.nClients} (async-cluster:min(2,cores):4)` : 'off')
   }
 }
 
 function sections (command) {
-  const cells = command === null ? ['sweep', 'quick', 'run'] : [command]
+  const cells = command === null ? ['sweep', 'quick', 'versions', 'run'] : [command]
   const out = []
-  if (command !== 'peak' && command !== 'report') {
-    const title = `Grid flags${command === null ? ' of sweep, quick and run' : ''} (comma-separated lists; each value checked as the key it stands for)`
+  if (command !== 'peak' && !Object.hasOwn(BARE, command)) {
+    const title = `Grid flags${command === null ? ' of sweep, quick, versions and run' : ''} (comma-separated lists; each value checked as the key it stands for)`
     out.push(helpSection(title, SWEEP_LISTS, LIST_HELP, gridDefaults(cells)))
-    out.push(helpSection(`Run flags${command === null ? ' of sweep, quick and run' : ''}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
+    out.push(helpSection(`Run flags${command === null ? ' of sweep, quick, versions and run' : ''}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
   }
   if (command === null || command === 'peak') {
-    const defaults = { kinds: 'all', nServers: list(PEAK_NSERVERS) }
-    out.push(helpSection('Peak flags (kinds and nServers: comma-separated lists)', { ...PEAK_LISTS, ...PEAK_OPTIONS },
+    const defaults = { kinds: 'all', nServers: list(PEAK_NSERVERS), node: 'the Node running this script' }
+    out.push(helpSection('Peak flags (kinds, nServers and node: comma-separated lists)', { ...PEAK_LISTS, ...PEAK_OPTIONS },
       { ...only(LIST_HELP, PEAK_LISTS), ...only(OPTION_HELP, PEAK_OPTIONS) }, { ...defaults, ...optionDefaults(['peak']) }))
   }
   return out
@@ -111,20 +139,17 @@ function sections (command) {
 
 /**
  * The --help text of ./run_benchmark.sh, or of one of its commands.
- * @param {string|null} command sweep, quick, run, peak, report, or null for all
+ * @param {string|null} command sweep, quick, versions, run, peak, report, compare, node, or null for all
  * @returns {string}
  */
 function sweepHelp (command) {
   const commands = command === null ? Object.values(COMMANDS) : [COMMANDS[command]]
-  const usage = command === null ? 'COMMAND [--KEY=VALUE ...]   (./run_benchmark.sh COMMAND --help: that command alone)' : `${COMMANDS[command][0]}${command === 'report' ? '' : ' [--KEY=VALUE ...]'}`
+  const bare = Object.hasOwn(BARE, command)
+  const usage = command === null ? 'COMMAND [--KEY=VALUE ...]   (./run_benchmark.sh COMMAND --help: that command alone)'
+    : bare ? BARE[command].usage : `${COMMANDS[command][0]} [--KEY=VALUE ...]`
   const about = `Commands\n${commands.map(([name, text]) => `  ${name.padEnd(13)}  ${text}`).join('\n')}\n\n` +
-    (command === 'report'
-      ? 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path. Exit status: 0, 1 a failure, 2 bad arguments.'
-      : 'Any config key passes through to every cell (servers get a free port unless --serverPort is given).\n' +
-        'Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html, and prints\n' +
-        'the report\'s path. Exit status: 0 all runs valid, 1 some invalid or no report, 2 bad flag, 130 interrupted\n' +
-        '(Ctrl-C stops the current cell and keeps the finished ones).')
-  return entryHelp({ usage: `./run_benchmark.sh ${usage}`, about, sections: sections(command), config: command !== 'report' })
+    (bare ? BARE[command].about : RUNS_ABOUT)
+  return entryHelp({ usage: `./run_benchmark.sh ${usage}`, about, sections: sections(command), config: !bare })
 }
 
 module.exports = { sweepHelp, LIST_HELP, OPTION_HELP }

@@ -1,46 +1,54 @@
 'use strict'
 // Entry of ./run_benchmark.sh: `node sweep/index.js COMMAND [--KEY=VALUE ...]` runs the sweep,
-// quick, run KIND, peak or report DIR command; --help lists commands and flags.
+// quick, versions, run KIND, peak or node command, or hands report DIR and compare A B to report/;
+// --help lists commands and flags.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { runMain, ConfigError } = require('../lib/config')
+const { KIND_NAMES } = require('../lib/kinds')
 const { planSweep } = require('./grid')
 const cell = require('./cell')
 const peak = require('./peak')
 const { runPlan, report } = require('./runner')
+const { parseNodeCommand, runNodeCommand } = require('./node-command')
 const { sweepHelp } = require('./help')
 const { wantsHelp } = require('../lib/help')
+const { runCompare } = require('../report/compare')
 
-const COMMANDS = ['sweep', 'quick', 'run', 'peak', 'report']
+const COMMANDS = ['sweep', 'quick', 'versions', 'run', 'peak', 'report', 'compare', 'node']
 
 /**
  * Turns the command line into what to do.
  * @param {string[]} argv arguments after the script
- * @returns {{ help: string|null } | { reportDir: string } | { plan: object, kind: object }} help: the
- *   command whose help is asked for, null for all
+ * @returns {{ help: string|null } | { reportDir: string } | { compare: string[] } | { node: object } | { plan: object, kind: object }}
+ *   help: the command whose help is asked for, null for all
  * @throws {ConfigError} for an unknown command or a bad flag
  */
 function parseCommand (argv) {
   const [command, ...rest] = argv
   if (wantsHelp(argv)) return { help: COMMANDS.includes(command) ? command : null }
+  if (command === 'compare') return { compare: rest }
   const sweep = { columns: cell.COLUMNS, runCell: cell.runClientCell, table: cell.TABLE, marks: cell.MARKS }
   switch (command) {
     case 'sweep':
     case 'quick':
+    case 'versions':
       return { plan: planSweep(command, rest), kind: sweep }
     case 'run':
-      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError('run needs a KIND: sync, async, sync-cluster or async-cluster')
+      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
       return { plan: planSweep('run', rest.slice(1), rest[0]), kind: sweep }
     case 'peak':
       return { plan: peak.planPeak(rest), kind: { columns: peak.COLUMNS, runCell: peak.runPeakCell, table: peak.TABLE } }
+    case 'node':
+      return { node: parseNodeCommand(rest) }
     case 'report':
       if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
         throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
       }
       return { reportDir: path.resolve(rest[0]) }
     default:
-      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, run KIND, peak or report DIR (--help lists the flags)`)
+      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, versions, run KIND, peak, report DIR, compare A B or node (--help lists the flags)`)
   }
 }
 
@@ -56,6 +64,8 @@ async function main (argv) {
     return 0
   }
   if (todo.reportDir) return report(todo.reportDir)
+  if (todo.compare) return runCompare(todo.compare)
+  if (todo.node) return runNodeCommand(todo.node)
   return runPlan(todo.plan, todo.kind)
 }
 

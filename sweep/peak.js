@@ -5,18 +5,19 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const autocannon = require('autocannon')
-const { loadConfig, int } = require('../lib/config')
-const { KINDS } = require('../servers/lib/launch')
+const { loadConfig, int, ConfigError } = require('../lib/config')
+const { isMultiProcess, kindProblem } = require('../lib/kinds')
 const { runOptions, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS } = require('./grid')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
+const { resolveNodes } = require('./nodes')
 const { withServer } = require('./harness')
 const { writeJson } = require('./results')
 
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration', 'pipelining',
-  'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx']
+  'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx', 'node', 'v8', 'uv']
 const PEAK_OPTIONS = { ...RUN_OPTIONS, connections: int(1, 10000), duration: int(1, 3600), pipelining: int(1, 1000) }
-const PEAK_LISTS = { kinds: SWEEP_LISTS.kinds, nServers: SWEEP_LISTS.nServers }
+const PEAK_LISTS = { kinds: SWEEP_LISTS.kinds, nServers: SWEEP_LISTS.nServers, node: SWEEP_LISTS.node }
 const PEAK_DEFAULTS = { repeats: 1, connections: 10, duration: 10, pipelining: 1 }
 const PEAK_NSERVERS = [1, 2, 4]
 const FILE_RECORDS = 100 // lines of `value` in each file a GET reads
@@ -33,14 +34,24 @@ function planPeak (argv) {
   const { lists, rest } = takeLists(argv, PEAK_LISTS)
   const { config, options: given } = loadConfig([...COMMON_FLAGS, ...rest], PEAK_OPTIONS)
   const options = runOptions(given, PEAK_DEFAULTS)
-  const grid = { kinds: KIND_NAMES, nServers: PEAK_NSERVERS, ...lists, ops: ['GET', 'POST'], repeats: options.repeats }
+  const nodes = resolveNodes(lists.node)
+  const grid = { kinds: KIND_NAMES, nServers: PEAK_NSERVERS, ...lists, node: nodes.map((n) => n.node), ops: ['GET', 'POST'], repeats: options.repeats }
   const cells = new Map()
-  for (const combo of cross([['kind', grid.kinds], ['nServers', grid.nServers], ['op', grid.ops]])) {
-    if (!KINDS[combo.kind].cluster) combo.nServers = 1
-    const id = `${combo.kind}-s${combo.nServers}-${combo.op.toLowerCase()}`
-    cells.set(id, { ...combo, id, config: { ...config, nServers: combo.nServers } })
+  const skipped = new Set()
+  for (const combo of cross([['kind', grid.kinds], ['nServers', grid.nServers], ['node', nodes], ['op', grid.ops]])) {
+    if (!isMultiProcess(combo.kind)) combo.nServers = 1
+    const problem = kindProblem(combo.kind, { version: combo.node.node })
+    if (problem) {
+      skipped.add(`${combo.kind} on Node ${combo.node.node}: ${problem}`)
+      continue
+    }
+    const id = `${combo.kind}-s${combo.nServers}${lists.node ? `-node-${combo.node.node}` : ''}-${combo.op.toLowerCase()}`
+    const { path: nodeBin, node, v8, uv } = combo.node
+    cells.set(id, { ...combo, id, node, nodeBin, v8, uv, config: { ...config, nServers: combo.nServers } })
   }
-  return { command: 'peak', config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { latencyUnit: LATENCY_UNIT } }
+  if (cells.size === 0) throw new ConfigError(`nothing to run: ${[...skipped].join('; ')}`)
+  for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
+  return { command: 'peak', config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped] } }
 }
 
 async function load (opts, signal) {
@@ -83,7 +94,7 @@ async function runPeakCell (run, ctx) {
       reason: failures.filter(Boolean).join(', ')
     }
   })
-  return { cell: cell.id, repeat, order, kind: cell.kind, nServers: cell.nServers, op: cell.op, connections, duration, pipelining, ...fields }
+  return { cell: cell.id, repeat, order, kind: cell.kind, nServers: cell.nServers, op: cell.op, connections, duration, pipelining, node: cell.node, v8: cell.v8, uv: cell.uv, ...fields }
 }
 
 module.exports = { planPeak, runPeakCell, COLUMNS, TABLE, PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS }

@@ -84,14 +84,16 @@ async function emptied (pgid, ms) {
  * stderr into the log.
  * @param {string} script
  * @param {string[]} args
- * @param {{ log: object, env?: object, stdout?: 'pipe' }} how `stdout` defaults to the log
+ * @param {{ log: object, env?: object, stdout?: 'pipe', execPath?: string }} how `stdout` defaults
+ *   to the log; execPath is the node binary (default: the one running this process)
  * @returns {import('node:child_process').ChildProcess}
  */
-function spawnGroup (script, args, { log, env = process.env, stdout = log.fd }) {
+function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath }) {
   // The child watches us through its stdin (lib/parent-watch.js): a SIGKILL of the sweep ends it too.
-  const child = spawn(process.execPath, [script, ...args], { detached: true, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
+  const child = spawn(execPath, [script, ...args], { detached: true, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
   live.add(child)
-  log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): node ${path.relative(ROOT, script)} ${args.join(' ')}\n`)
+  const node = execPath === process.execPath ? 'node' : execPath
+  log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): ${node} ${path.relative(ROOT, script)} ${args.join(' ')}\n`)
   return child
 }
 
@@ -128,12 +130,12 @@ async function stopNow (child, log) {
  * Runs `node script args` in its own group to its end, or stops it at the time limit or abort.
  * @param {string} script
  * @param {string[]} args
- * @param {{ log: object, timeoutMs: number, signal: AbortSignal }} how
+ * @param {{ log: object, timeoutMs: number, signal: AbortSignal, execPath?: string }} how
  * @returns {Promise<{ code: number|null, signal: string|null, timedOut: boolean }>}
  * @throws the abort reason once the group is stopped, if aborted
  */
-async function runGroup (script, args, { log, timeoutMs, signal }) {
-  const child = spawnGroup(script, args, { log })
+async function runGroup (script, args, { log, timeoutMs, signal, execPath }) {
+  const child = spawnGroup(script, args, { log, execPath })
   const stop = () => stopGroup(child, log)
   let timedOut = false
   const timer = setTimeout(() => { timedOut = true; stop() }, timeoutMs)

@@ -45,6 +45,14 @@ function writeJson (file, value) {
 }
 
 /**
+ * @param {string} file
+ * @param {string} text
+ */
+function writeText (file, text) {
+  writing(file, () => fs.writeFileSync(file, text))
+}
+
+/**
  * Writes summary.csv's header now and returns a function that appends one row.
  * @param {string} file
  * @param {string[]} columns
@@ -71,4 +79,4 @@ function openLog (file) {
   }
 }
 
-module.exports = { createResultsDir, writeJson, createSummary, openLog }
+module.exports = { createResultsDir, writeJson, writeText, createSummary, openLog }

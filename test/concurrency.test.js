@@ -1,17 +1,19 @@
 'use strict'
-// Concurrent POSTs to one key through a 2-worker cluster: every record lands exactly once, whole.
+// Concurrent POSTs to one key through 2 worker processes (cluster and reusePort): every record
+// lands exactly once, whole.
 
 const t = require('tap')
 const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
-const { startServer } = require('./fixtures/server')
+const { KINDS, startServer } = require('./fixtures/server')
+const { isMultiProcess } = require('../lib/kinds')
 
 const RECORDS = 600
 const IN_FLIGHT = 48
 const PAD = 'p'.repeat(16 * 1024) // large records make a torn write likely if writes were split
 
-for (const kind of ['sync-cluster', 'async-cluster']) {
+for (const kind of KINDS.filter(isMultiProcess)) {
   t.test(`${kind}: ${RECORDS} concurrent appends to one key are all there exactly once`, async (t) => {
     const dataPath = t.testdir()
     const srv = await startServer(t, kind, { dataPath, args: ['--nServers=2', '--bodyLimit=65536'] })

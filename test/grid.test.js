@@ -5,12 +5,14 @@ const t = require('tap')
 const os = require('node:os')
 const { ConfigError } = require('../lib/config')
 const { planSweep, cellId, sizedValue } = require('../sweep/grid')
+const { reusePortProblem } = require('../lib/kinds')
 const { checkFuse } = require('../storage')
 
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
-  const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024 }
+  const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, node: 'v24.21.0' }
   t.equal(cellId(cell, []), 'sync-cluster-s2-c4')
   t.equal(cellId(cell, ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']), 'sync-cluster-s2-c4-uv8-sp-none-rpw4-v1024')
+  t.equal(cellId(cell, ['schedPolicy', 'node']), 'sync-cluster-s2-c4-sp-none-node-v24.21.0')
   t.equal(cellId({ ...cell, variant: 'B' }, ['schedPolicy']), 'sync-cluster-s2-c4-sp-none-B')
 })
 
@@ -21,19 +23,25 @@ t.test('a sized value has exactly that many bytes of the configured text', async
 
 t.test('the quick grid: nServers only for cluster kinds, each cell validated with its own config', async (t) => {
   const plan = planSweep('quick', ['--seed=1', '--nOperations=50'])
-  t.equal(plan.grid.aa, null, 'quick has no A/A cell')
+  const servers = Math.min(2, os.availableParallelism())
+  t.same(plan.grid.aa, { kind: 'async-cluster', nServers: servers, nClients: 4 }, 'quick runs the A/A cell')
+  t.equal(plan.options.repeats, 6, 'in 6 rounds')
   const ids = [...new Set(plan.runs.map((r) => r.cell.id))].sort()
   const fuse = checkFuse()
-  const main = ['async-cluster-s2-c1', 'async-cluster-s2-c4', 'async-s1-c1', 'async-s1-c4',
-    'sync-cluster-s2-c1', 'sync-cluster-s2-c4', 'sync-s1-c1', 'sync-s1-c4']
+  // The reuseport kinds too, on a Node that has reusePort.
+  const reuse = reusePortProblem() ? [] : ['async-reuseport-s2-c4', 'sync-reuseport-s2-c4']
+  const main = ['async-cluster-s2-c4', 'async-s1-c4', 'sync-cluster-s2-c4', 'sync-s1-c4', ...reuse].sort()
+  const aa = `async-cluster-s${servers}-c4`
   if (fuse) {
-    t.same(ids, main)
+    t.same(ids, [...main, `${aa}-A`, `${aa}-B`].sort())
     t.same(plan.notes, [`skipped the storage-latency slice (sync and async at ioDelay off, 1000): ${fuse}`])
   } else {
     // The FUSE slice: sync and async at 1 ms storage; their plain-folder cells are in the grid already.
-    t.same(ids, [...main.map((id) => `${id}-doff`), 'async-s1-c4-d1000', 'sync-s1-c4-d1000'].sort())
+    t.same(ids, [...main.map((id) => `${id}-doff`), 'async-s1-c4-d1000', 'sync-s1-c4-d1000', `${aa}-doff-A`, `${aa}-doff-B`].sort())
     t.same(plan.notes, [])
   }
+  t.equal(plan.runs.length, 6 * ids.length, 'every cell once per round')
+  t.same(plan.envExtra.skipped, reusePortProblem() ? ['sync-reuseport', 'async-reuseport'].map((k) => `${k} on Node ${process.version}: ${reusePortProblem()}`) : [])
   const cell = plan.runs.find((r) => r.cell.id.startsWith('sync-cluster-s2-c4')).cell
   t.match(cell.config, { nServers: 2, nClients: 4, nOperations: 50, serverPort: 0 })
   t.equal(plan.options.seed, 1)
@@ -73,7 +81,7 @@ t.test('without --uvThreadpoolSize or --schedPolicy each cell records the effect
 })
 
 t.test('--schedPolicy is a dimension: every kind gets both values, and ids say which', async (t) => {
-  const plan = planSweep('quick', ['--kinds=sync,sync-cluster', '--nClients=1', '--schedPolicy=none,rr'])
+  const plan = planSweep('quick', ['--kinds=sync,sync-cluster', '--nClients=1', '--schedPolicy=none,rr', '--aa=off'])
   const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
   t.same(cells.map((c) => c.id).sort(), ['sync-cluster-s2-c1-sp-none', 'sync-cluster-s2-c1-sp-rr', 'sync-s1-c1-sp-none', 'sync-s1-c1-sp-rr'])
   t.equal(cells.find((c) => c.id === 'sync-s1-c1-sp-none').schedPolicy, 'none')
@@ -104,7 +112,7 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
   t.same(ids('quick', ['--aa=sync:4:2']), ['async-s1-c2', 'sync-s1-c2-A', 'sync-s1-c2-B'], 'one process for a single-process kind')
   for (const [arg, message] of [
     ['--aa=on', /^--aa must be off or KIND:nServers:nClients \(e\.g\. async-cluster:2:4\), got "on"$/],
-    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, got "fast:2:4"$/],
+    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, got "fast:2:4"$/],
     ['--aa=async-cluster:0:4', /its nServers must be an integer from 1 to 256, got "async-cluster:0:4"$/],
     ['--aa=async:1:x', /its nClients must be an integer from 1 to 256, got "async:1:x"$/]
   ]) {
@@ -150,6 +158,14 @@ t.test('ioDelay without FUSE exits 2 with one line saying what to install', asyn
   t.ok(why, 'FUSE is unusable without fusermount3')
   t.throws(() => planSweep('run', ['--ioDelay=100'], 'sync'), { constructor: ConfigError, message: `--ioDelay needs the FUSE storage layer: ${why}` })
   t.match(planSweep('quick', []).notes, [/^skipped the storage-latency slice \(sync and async at ioDelay off, 1000\): /], 'quick says why it skipped the slice')
+})
+
+t.test('--framework is a dimension: each cell runs the app it names', async (t) => {
+  const plan = planSweep('sweep', ['--kinds=sync', '--nClients=1', '--framework=express,http', '--aa=off', '--repeats=1'])
+  const cells = plan.runs.map((r) => r.cell)
+  t.same(cells.map((c) => c.id).sort(), ['sync-s1-c1-fw-express', 'sync-s1-c1-fw-http'])
+  t.same(cells.map((c) => [c.framework, c.config.framework]).sort(), [['express', 'express'], ['http', 'http']])
+  t.throws(() => planSweep('sweep', ['--framework=koa']), /--framework must be one of express, http, got "koa"/)
 })
 
 t.test('fsync is a dimension: group runs for the async kinds only', async (t) => {

@@ -10,6 +10,7 @@ const { CONFIG_HELP, helpSection } = require('../lib/help')
 const { SWEEP_LISTS, SWEEP_OPTIONS } = require('../sweep/grid')
 const { PEAK_LISTS, PEAK_OPTIONS } = require('../sweep/peak')
 const { LIST_HELP, OPTION_HELP } = require('../sweep/help')
+const { KIND_NAMES } = require('../lib/kinds')
 
 const CONFIG = Object.keys(SCHEMA)
 const SWEEP = [...Object.keys(SWEEP_LISTS), ...Object.keys(SWEEP_OPTIONS), ...CONFIG]
@@ -18,29 +19,32 @@ const PEAK = [...Object.keys(PEAK_LISTS), ...Object.keys(PEAK_OPTIONS), ...CONFI
 // Each entry point with --help, and the keys its text must hold.
 const ENTRIES = [
   [['client'], ['out', 'json', ...CONFIG]],
-  ...['sync', 'async', 'sync-cluster', 'async-cluster'].map((kind) => [[`servers/${kind}.js`], CONFIG]),
+  ...KIND_NAMES.map((kind) => [[`servers/${kind}.js`], CONFIG]),
   [['run_benchmark.sh'], [...SWEEP, ...PEAK]],
   [['run_benchmark.sh', 'sweep'], SWEEP],
   [['run_benchmark.sh', 'quick'], SWEEP],
+  [['run_benchmark.sh', 'versions'], SWEEP],
   [['run_benchmark.sh', 'run'], SWEEP],
   [['run_benchmark.sh', 'run', 'sync'], SWEEP],
   [['run_benchmark.sh', 'peak'], PEAK],
   [['run_benchmark.sh', 'report'], []],
-  [['sweep/report.js'], []],
+  [['run_benchmark.sh', 'node'], []],
+  [['report'], []],
   [['bench/client.js'], ['connections', 'requests', 'seconds', 'rounds']],
   [['bench/index.js'], ['out', 'only']],
   [['bench/memory.js'], ['small', 'large', 'connections']],
   [['bench/server.js'], ['seconds', 'rounds', 'connections']],
   [['bench/store.js'], ['ms']],
   [['bench/minimal-server.js'], []],
-  [['bench/plain-server.js'], []]
+  [['bench/minimal-express.js'], []]
 ]
 
 function run ([entry, ...rest]) {
   const file = path.join(ROOT, entry)
   const [command, args] = entry.endsWith('.sh') ? [file, [...rest, '--help']] : [process.execPath, [file, ...rest, '--help']]
   return new Promise((resolve) => {
-    execFile(command, args, { timeout: 20000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }))
+    // 60 s: on a loaded, shared 2-core machine four at once took over 20 s.
+    execFile(command, args, { timeout: 60000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }))
   })
 }
 

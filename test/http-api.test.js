@@ -1,5 +1,6 @@
 'use strict'
-// The HTTP interface, bad input and attacks: the same assertions over all four servers.
+// The HTTP interface, bad input and attacks: the same assertions over every kind (lib/kinds.js),
+// and over two of them on plain node:http (framework=http; test/equivalence.test.js covers every kind).
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -23,15 +24,18 @@ const ATTACK_PATHS = [
   ['//get?key=ok', 404], ['/GET?key=ok', 404], ['/get/?key=ok', 404], ['/get%3fkey=ok', 404]
 ]
 
-for (const kind of KINDS) {
-  t.test(`${kind} server`, async (t) => {
+const SERVERS = [...KINDS.map((kind) => ({ kind, framework: 'express' })),
+  { kind: 'sync', framework: 'http' }, { kind: 'async-cluster', framework: 'http' }]
+
+for (const { kind, framework } of SERVERS) {
+  t.test(`${kind} server on ${framework}`, async (t) => {
     const root = t.testdir({ data: {}, 'outside.txt': 'secret\n', 'outside': 'secret too\n' })
     const dataPath = path.join(root, 'data')
     fs.mkdirSync(path.join(dataPath, 'adir'))
     fs.symlinkSync(path.join(root, 'outside.txt'), path.join(dataPath, 'link'))
     const srv = await startServer(t, kind, {
       dataPath,
-      args: ['--bodyLimit=1024', '--maxHeaderSize=2048', '--headersTimeout=400', '--requestTimeout=800']
+      args: ['--bodyLimit=1024', '--maxHeaderSize=2048', '--headersTimeout=400', '--requestTimeout=800', `--framework=${framework}`]
     })
     const get = (key) => request(srv, { path: `/get?key=${key}` })
     const put = (key, body, headers) => request(srv, { method: 'POST', path: `/put?key=${key}`, body, headers })

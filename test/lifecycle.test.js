@@ -6,6 +6,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const net = require('node:net')
 const { KINDS, spawnServer, startServer, request, isAlive } = require('./fixtures/server')
+const { isMultiProcess } = require('../lib/kinds')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const childrenOf = (pid) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
@@ -15,7 +16,7 @@ async function until (what, check, ms = 8000) {
 }
 
 for (const kind of KINDS) {
-  const cluster = kind.endsWith('cluster')
+  const cluster = isMultiProcess(kind)
   t.test(`${kind}: one ready line, then a graceful stop that finishes the request in flight`, async (t) => {
     const dataPath = t.testdir()
     const srv = await startServer(t, kind, { dataPath })
@@ -44,7 +45,7 @@ for (const kind of KINDS) {
   })
 }
 
-for (const kind of ['sync-cluster', 'async-cluster']) {
+for (const kind of KINDS.filter(isMultiProcess)) {
   t.test(`${kind}: a killed worker is re-forked and the server keeps answering`, async (t) => {
     const srv = await startServer(t, kind, { dataPath: t.testdir() })
     const [victim, other] = childrenOf(srv.pid)

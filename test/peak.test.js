@@ -7,7 +7,7 @@ const path = require('node:path')
 const t = require('tap')
 const { runSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
 
-const COLUMNS = 'cell,repeat,order,kind,nServers,op,connections,duration,pipelining,valid,reason,reqPerSec,latencyMeanMs,latencyP99Ms,errors,non2xx'
+const COLUMNS = 'cell,repeat,order,kind,nServers,op,connections,duration,pipelining,valid,reason,reqPerSec,latencyMeanMs,latencyP99Ms,errors,non2xx,node,v8,uv'
 
 t.test('peak measures GET and POST on each kind and leaves no process', async (t) => {
   const root = t.testdir({ results: {}, data: {} })
@@ -20,7 +20,7 @@ t.test('peak measures GET and POST on each kind and leaves no process', async (t
   const rows = readSummary(dir)
   t.same(rows.map((r) => r.cell).sort(), ['async-cluster-s2-get', 'async-cluster-s2-post', 'sync-s1-get', 'sync-s1-post'])
   for (const row of rows) {
-    t.match(row, { valid: 'true', reason: '', errors: '0', non2xx: '0', connections: '2', duration: '1', pipelining: '1' }, row.cell)
+    t.match(row, { valid: 'true', reason: '', errors: '0', non2xx: '0', connections: '2', duration: '1', pipelining: '1', node: process.version }, row.cell)
     t.ok(Number(row.reqPerSec) > 0, `${row.cell} has a throughput`)
     const result = JSON.parse(fs.readFileSync(path.join(dir, 'cells', `${row.cell}-r1.json`), 'utf8'))
     t.equal(result.requests.average, Number(row.reqPerSec))

@@ -28,3 +28,11 @@ t.test('every config.json key is documented in the README table with its default
     t.ok(row && row.includes(String(value)), `${key} row shows ${value}`)
   }
 })
+
+t.test('README states the Node versions package.json supports, and .ci/run tests the newest LTS', async (t) => {
+  const { engines } = require('../package.json')
+  t.match(readme, `(\`engines\`: \`${engines.node}\`)`)
+  const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+  t.match(ci, /^if lts_node=\$\(node sweep\/node-command\.js install lts\); then$/m, 'installs the newest LTS before npm ci')
+  t.match(ci, /^ {2}PATH="\$lts_bin:\$PATH" \.\/run_benchmark\.sh quick /m, 'and runs a mini sweep on it')
+})

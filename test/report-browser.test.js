@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 const { chromium } = require('playwright-core')
-const { renderReport } = require('../sweep/report')
+const { renderReport } = require('../report')
 const { writeSweepFolder } = require('./fixtures/results-folder')
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -59,4 +59,30 @@ t.test('report.html opens offline with no errors and shows every chart and row',
   const screenshot = path.join(dir, 'report.png')
   await page.screenshot({ path: screenshot, fullPage: true })
   t.ok(fs.statSync(screenshot).size > 50000, 'the full-page screenshot was taken')
+})
+
+t.test('the first screen states the answers, each with its ratio and interval, and links to the charts', {
+  skip: fs.existsSync(CHROMIUM) ? false : `Chromium is missing at ${CHROMIUM}: the browser test needs it`
+}, async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir, { aa: true })
+  renderReport(dir)
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  t.teardown(() => browser.close())
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(pathToFileURL(path.join(dir, 'report.html')).href)
+  const firstScreen = await page.evaluate(() => [...document.querySelectorAll('h2, #answers li')]
+    .filter((el) => el.getBoundingClientRect().bottom <= window.innerHeight).map((el) => el.textContent.replace(/\s+/g, ' ').trim()))
+  t.equal(firstScreen[0], 'Answers', 'the page opens with the answers')
+  const ratio = String.raw`\d\.\d\d× \[\d\.\d\d–\d\.\d\d\]`
+  const says = (pattern, what) => t.ok(firstScreen.some((s) => new RegExp(pattern).test(s)), what)
+  says(`^With 1 process, sync over async: sync faster at nClients 2, 4: ${ratio}\\. \\(chart\\)$`, 'which kind is fastest with one process')
+  says(`^With a cluster of 2 workers, sync over async: sync faster at nClients 2, 4: ${ratio} to ${ratio}\\.`, 'and with two workers')
+  says(`^Clustering sync, 2 workers over 1 process: the cluster faster at nClients 2, 4: ${ratio}\\.`, 'what clustering buys')
+  says(`^Noise floor: the A/A cell .* differed from itself by up to 5%: A/B ${ratio}\\.`, 'where the noise floor lies')
+  says('^4 of 20 comparisons are within noise: clustering sync ×1 at nClients 2, 4; clustering async ×1 at nClients 2, 4\\.', 'what is within noise')
+  await page.click('#answers li:first-child a')
+  const target = decodeURIComponent(new URL(page.url()).hash.slice(1))
+  t.equal(target, 'throughput-heatmap.svg', 'the link names the chart')
+  t.ok(await page.locator(`figure[id="${target}"] svg`).isVisible(), 'and leads to it')
 })

@@ -8,9 +8,10 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { parse } = require('csv-parse/sync')
 const { stringify } = require('csv-stringify/sync')
-const { renderReport } = require('../sweep/report')
+const { renderReport } = require('../report')
 const { writeSweepFolder, writePeakFolder, INJECTION } = require('./fixtures/results-folder')
 const { checkXmlish } = require('./fixtures/xmlish')
+const { parseHgrm, decodeHistogram } = require('../lib/hgrm')
 
 const SUBTITLE = '2 cores · Node v20.20.2'
 const read = (file) => fs.readFileSync(file, 'utf8')
@@ -28,13 +29,13 @@ const median = (xs) => {
 
 t.test('a sweep folder gets one SVG per chart, each well-formed and drawn', async (t) => {
   const dir = t.testdir()
-  writeSweepFolder(dir)
+  const { cells } = writeSweepFolder(dir)
   const files = renderReport(dir)
   t.same(files.map((f) => path.relative(dir, f)), [
     'charts/runtime-nClients-2.svg', 'charts/runtime-nClients-4.svg',
-    'charts/throughput-heatmap.svg', 'charts/latency-sync.svg', 'charts/latency-async.svg',
-    'charts/latency-sync-cluster.svg', 'charts/latency-async-cluster.svg',
-    'charts/event-loop-nClients-4.svg', 'charts/usl-fit.svg', 'cells.csv', 'report.html'])
+    'charts/throughput-heatmap.svg', 'charts/spectrum-nClients-2.svg', 'charts/spectrum-nClients-4.svg',
+    'charts/event-loop-nClients-4.svg', 'charts/usl-fit.svg',
+    ...cells.flatMap((c) => [`hgrm/${c.cell}-GET.hgrm`, `hgrm/${c.cell}-PUT.hgrm`]), 'cells.csv', 'report.html'])
   for (const file of svgs(files)) {
     const svg = read(file)
     const { root, elements } = checkXmlish(svg)
@@ -67,21 +68,33 @@ t.test('without oversubscribed cells there is no oversubscribed band', async (t)
   t.notOk(svg.includes('oversubscribed'), 'with no band')
 })
 
-t.test('each latency chart draws one candle per client process and one for all, GET and PUT', async (t) => {
+t.test('a spectrum chart per nClients overlays the kinds on one log latency scale up to 99.99%', async (t) => {
   const dir = t.testdir()
   writeSweepFolder(dir)
   renderReport(dir)
-  // Representative: most clients (4), nServers = cores (2) for clusters, median-throughput repeat.
-  const expected = { sync: 'cell c02 (nServers=1, nClients=4, repeat 2)',
-    'async-cluster': 'cell c14 (nServers=2, nClients=4, repeat 1)' } // its repeat 2 is invalid
-  for (const [kind, title] of Object.entries(expected)) {
-    const svg = read(path.join(dir, `charts/latency-${kind}.svg`))
-    t.ok(svg.includes(`Latency per client process: ${kind}, ${title}`), `the title names ${title}`)
-    const candles = (series) => svg.split(`ecmeta_series_index="${series}"`).length - 1
-    t.equal(candles(0), 5, 'GET: 4 processes + all')
-    t.equal(candles(2), 5, 'PUT: 4 processes + all')
-    t.ok(svg.includes('>GET latency (µs)<') && svg.includes('>PUT latency (µs)<'), 'axes in µs')
-  }
+  const svg = read(path.join(dir, 'charts/spectrum-nClients-4.svg'))
+  // The cluster kinds at the most workers that fit the 2 cores.
+  t.ok(svg.includes('>Latency spectrum with 4 client processes: sync, async, sync-cluster ×2, async-cluster ×2<'), 'the title names the lines')
+  for (const label of ['0%', '90%', '99%', '99.9%', '99.99%', 'GET latency (µs)', 'PUT latency (µs)']) t.ok(svg.includes(`>${label}<`), `it shows ${label}`)
+  const lines = svg.match(/<path d="M[^"]+" fill="none" pointer-events="visible" stroke="#[0-9a-f]{6}" stroke-width="2"/g) ?? []
+  t.equal(lines.length, 8, 'four kinds, GET and PUT')
+  // One log scale for all kinds: both panels label the same powers of ten.
+  const ticks = svg.match(/>\d{1,3}(,\d{3})*</g)
+  for (const tick of ['>100<', '>1,000<', '>10,000<']) t.equal(ticks.filter((x) => x === tick).length, 2, `${tick} on both panels`)
+})
+
+t.test('each cell\'s latency histogram, merged over its valid repeats, is an .hgrm file', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir)
+  renderReport(dir)
+  const c14 = parseHgrm(read(path.join(dir, 'hgrm/c14-GET.hgrm')))
+  t.equal(c14.totalCount, 2 * 500, 'c14: the two valid repeats of 500 GETs (repeat 2 is invalid)')
+  const c01 = parseHgrm(read(path.join(dir, 'hgrm/c01-PUT.hgrm')))
+  t.equal(c01.totalCount, 3 * 50, 'c01: three repeats of 50 PUTs')
+  const repeats = [1, 2, 3].map((r) => decodeHistogram(JSON.parse(read(path.join(dir, `cells/c01-r${r}.json`))).histograms.PUT))
+  const mean = repeats.reduce((sum, h) => sum + h.mean, 0) / 3 / 1000
+  t.ok(Math.abs(c01.meanMs - mean) < 0.001, `its mean ${c01.meanMs} ms is the repeats' ${mean.toFixed(3)} ms`)
+  t.equal(c01.maxMs, Math.max(...repeats.map((h) => h.maxValue)) / 1000, 'its max the largest repeat\'s')
 })
 
 t.test('the heat map labels every cell with the median ops/s of its valid repeats', async (t) => {
@@ -118,16 +131,17 @@ t.test('report.html embeds the charts, environment and tables, and escapes the f
     'the reason is shown escaped')
   t.notOk(page.includes(INJECTION), 'the planted <script> is not markup')
   t.notOk(page.includes('<img'), 'the planted <img> in the config is not markup')
-  t.notMatch(page, /<script|<link|<[^>]+\s(?:src|href)=/, 'nothing is loaded from elsewhere')
+  t.notMatch(page, /<script|<link|<[^>]+\s(?:src|href)=(?!"#)/, 'nothing is loaded from elsewhere')
 })
 
 t.test('a reads-only sweep draws GET latency only', async (t) => {
   const dir = t.testdir()
   writeSweepFolder(dir, { readsOnly: true })
   renderReport(dir)
-  const svg = read(path.join(dir, 'charts/latency-async.svg'))
+  const svg = read(path.join(dir, 'charts/spectrum-nClients-4.svg'))
   t.ok(svg.includes('>GET latency (µs)<'))
   t.notOk(svg.includes('PUT latency'), 'no PUT panel without PUTs')
+  t.notOk(fs.existsSync(path.join(dir, 'hgrm/c01-PUT.hgrm')), 'and no PUT .hgrm')
 })
 
 t.test('a cell without a valid repeat is left out of the charts and has no medians', async (t) => {
@@ -191,7 +205,7 @@ t.test('a missing or malformed input gives an Error naming the file', async (t) 
     ['a word in a number column', (dir) => edit(dir, (s) => s.replace(',1064,', ',fast,')),
       /summary\.csv line 2: opsPerSec must be a number, got "fast"/],
     ['an unknown kind', (dir) => edit(dir, (s) => s.replace(',sync,', ',../../x,')),
-      /summary\.csv line 2: kind must be one of sync, async, sync-cluster, async-cluster, got "\.\.\/\.\.\/x"/],
+      /summary\.csv line 2: kind must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, got "\.\.\/\.\.\/x"/],
     ['a bad flag', (dir) => edit(dir, (s) => s.replace(',false,true,', ',false,yes,')),
       /summary\.csv line 2: valid must be true or false, got "yes"/],
     ['a missing cell JSON', remove('cells/c02-r2.json'), /c02-r2\.json: ENOENT/]
@@ -212,16 +226,16 @@ function edit (dir, change) {
 t.test('the CLI prints the files it wrote, and errors on stderr with a non-zero exit', async (t) => {
   const dir = t.testdir()
   writeSweepFolder(dir)
-  const script = path.join(__dirname, '../sweep/report.js')
+  const script = path.join(__dirname, '../report/index.js')
   const cli = (...args) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' })
   const ok = cli(dir)
   t.equal(ok.status, 0)
-  t.equal(ok.stdout.trim().split('\n').length, 11, 'nine charts, cells.csv and the page')
+  t.equal(ok.stdout.trim().split('\n').length, 7 + 2 * 16 + 2, 'seven charts, two .hgrm files per cell, cells.csv and the page')
   t.ok(ok.stdout.trim().endsWith('report.html'))
   const missing = cli(path.join(dir, 'nowhere'))
   t.equal(missing.status, 1)
   t.match(missing.stderr, /^report: .*nowhere.*env\.json/)
   const usage = cli()
   t.equal(usage.status, 2)
-  t.match(usage.stderr, /usage: node sweep\/report\.js RESULTS_DIR/)
+  t.match(usage.stderr, /usage: node report RESULTS_DIR/)
 })

@@ -29,6 +29,7 @@ t.test('env records the machine, the run and every installed dependency\'s versi
     finishedAt: null
   })
   t.ok(env.gitCommit === null || /^[0-9a-f]{40}$/.test(env.gitCommit))
+  t.ok(env.loadAverage.length === 3 && env.loadAverage.every((x) => x >= 0))
   t.ok(Date.parse(env.startedAt) <= Date.now())
   const express = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'express', 'package.json'), 'utf8'))
   t.equal(env.packages.express, express.version)

@@ -11,13 +11,15 @@ const { startSweep, runSweep, resultsDir, readSummary, loggedPids, isGone } = re
 const { COLUMNS } = require('../sweep/cell')
 const { uvThreadpoolSize, uvUseIoUring } = require('../lib/env')
 const { groupMembers } = require('../sweep/process-group')
+const { parseHgrm } = require('../lib/hgrm')
 
-const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize', 'uvUseIoUring', 'notes',
+const ENV_FIELDS = ['node', 'cpus', 'oversubscriptionNote', 'loadAverage', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize', 'uvUseIoUring', 'notes',
   'schedPolicy', 'schedPolicyDefault', 'gitCommit', 'packages', 'command', 'argv', 'seed', 'config', 'startedAt', 'finishedAt']
 // The columns before these are the original ones, unchanged and in their order.
 const NEW_COLUMNS = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares',
   'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
-  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs']
+  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
+  'node', 'v8', 'uv']
 
 const folders = (t) => {
   const root = t.testdir({ results: {}, data: {} })
@@ -44,7 +46,8 @@ t.test('a small sweep writes every file of the results folder, all valid, with t
 
   const header = fs.readFileSync(path.join(dir, 'summary.csv'), 'utf8').split('\n')[0].split(',')
   t.same(header, COLUMNS)
-  t.same(header.slice(-NEW_COLUMNS.length), NEW_COLUMNS, 'the new columns come last, in order')
+  const jsonAt = header.indexOf('json')
+  t.same(header.slice(jsonAt + 1, jsonAt + 1 + NEW_COLUMNS.length), NEW_COLUMNS, 'the telemetry columns follow json, in order')
   const rows = readSummary(dir)
   // A policy given (even one) is a dimension: in the ids, and in every server's environment.
   const aa = 'async-cluster-s2-c1-sp-none'
@@ -57,11 +60,19 @@ t.test('a small sweep writes every file of the results folder, all valid, with t
     t.equal(row.nServers, row.kind === 'sync' ? '1' : '2')
     t.equal(row.variant, row.cell.startsWith(aa) ? row.cell.slice(-1) : '', `${row.cell} variant`)
     t.match(row, { uvThreadpoolSize: String(uvThreadpoolSize()), schedPolicy: 'none' }, 'the effective thread-pool size, the policy given')
+    t.match(row, { node: env.node, v8: /^\d+\./, uv: /^1\./ }, 'without --node every cell runs on the sweep\'s Node, and says which')
     const name = `cells/${row.cell}-r1`
     t.equal(row.json, `${name}.json`)
     const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
     t.equal(json.ok, true)
     t.match(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8'), /\n/)
+    for (const op of ['GET', 'PUT']) {
+      const hgrm = parseHgrm(fs.readFileSync(path.join(dir, `${name}-${op}.hgrm`), 'utf8'))
+      t.equal(hgrm.totalCount, json.latency[op].count, `${name}-${op}.hgrm counts the run's ${op}s`)
+      const p50 = hgrm.rows.find((r) => r.percentile === 0.5).valueMs * 1000
+      t.ok(Math.abs(p50 - json.latency[op].p50) <= 1, `and has its p50 (${p50} µs)`)
+      t.ok(fs.existsSync(path.join(dir, 'hgrm', `${row.cell}-${op}.hgrm`)), `the report wrote ${row.cell}'s merged ${op} spectrum`)
+    }
     const log = fs.readFileSync(path.join(dir, `${name}.log`), 'utf8')
     t.match(log, /listening http:\/\/127\.0\.0\.1:\d+ /)
     t.match(log, `# server environment: UV_THREADPOOL_SIZE=${uvThreadpoolSize()} UV_USE_IO_URING=${uvUseIoUring()} NODE_CLUSTER_SCHED_POLICY=none\n`)
@@ -146,10 +157,12 @@ t.test('SIGKILL of the sweep mid-cell leaves no server, worker or client process
   t.match(log(), /node client/, 'the client is running')
   const pids = loggedPids(resultsDir(f.results))
   t.ok(pids.length >= 2, 'the server and the client were started')
+  // Each started pid leads a process group; workers and client processes are its members. Counted
+  // before the kill: the server watches the sweep and may be stopping by the time `done` resolves.
+  const running = groupMembers(pids[0]).length
   process.kill(child.pid, 'SIGKILL') // the sweep alone: its children must notice by themselves
   await done
-  // Each started pid leads a process group; workers and client processes are its members.
-  t.ok(groupMembers(pids[0]).length >= 3, 'a primary and its two workers were running')
+  t.ok(running >= 3, 'a primary and its two workers were running')
   const alive = () => pids.flatMap((pgid) => groupMembers(pgid).map((m) => m.pid))
   for (let i = 0; i < 100 && alive().length > 0; i++) await sleep(50)
   t.same(alive(), [], 'every process the sweep started is gone')
@@ -184,7 +197,7 @@ t.test('a bad flag exits 2 with one line naming the flag and value, and writes n
   const f = folders(t)
   for (const [args, message] of [
     [['quick', '--nClients=1,zero'], /--nClients must be an integer from 1 to 256, got "zero" in "1,zero"/],
-    [['sweep', '--kinds=sync,fast'], /--kinds must be one of sync, async, sync-cluster, async-cluster, got "fast"/],
+    [['sweep', '--kinds=sync,fast'], /--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, got "fast"/],
     [['quick', '--repeats=0'], /--repeats must be an integer from 1 to 1000, got "0"/],
     [['run'], /run needs a KIND/],
     [['fly'], /unknown command "fly"/]

@@ -42,7 +42,7 @@ function verdict (samples, { totalSeconds }) {
   // The window after the reference time, and the last one (at least one sample each).
   const refWindow = samples.slice(refIndex).filter((s, i) => i === 0 || s.seconds < ref.seconds + window)
   const endWindow = samples.filter((s, i) => i === samples.length - 1 || s.seconds > end.seconds - window)
-  const med = (list, field) => median(list.map((s) => s[field]))
+  const med = (list, field) => median(list.map((s) => s[field]).filter((x) => x !== null)) // null: a client died
   const v = {
     referenceSeconds: ref.seconds,
     windowSeconds: window,

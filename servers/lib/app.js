@@ -45,12 +45,33 @@ function readBody (req, limit) {
 
 // Request smuggling: the HTTP parser already refuses Content-Length with Transfer-Encoding and
 // repeated or odd lengths. What it lets through but a proxy in front could frame differently is
-// refused here: any Transfer-Encoding but `chunked` alone (e.g. `identity, chunked`), or one on
+// refused: any Transfer-Encoding but `chunked` alone (e.g. `identity, chunked`), or one on
 // HTTP/1.0. The connection is closed after the 400, as its remaining bytes cannot be trusted.
-function checkFraming (req, res, next) {
+function badFraming (req) {
   const coding = req.headers['transfer-encoding']
-  if (coding === undefined || (req.httpVersion !== '1.0' && coding.trim().toLowerCase() === 'chunked')) return next()
+  return coding !== undefined && (req.httpVersion === '1.0' || coding.trim().toLowerCase() !== 'chunked')
+}
+
+function checkFraming (req, res, next) {
+  if (!badFraming(req)) return next()
   res.set('Connection', 'close').status(400).type('text/plain').send('bad request framing\n')
+}
+
+/**
+ * What a failed request is answered: known failures a short 4xx; no space a 507; anything else a
+ * generic 500. Details go to the log only: a storage fault once and then counted
+ * (servers/lib/faults.js), anything unexpected with its stack.
+ * @returns {[number, string]} status and text
+ */
+function failure (err, req, { faults, log }) {
+  const status = err.status || err.statusCode
+  if (status === 403) return [403, 'forbidden: not a regular file\n']
+  if (status === 404) return [404, 'no such file\n']
+  if (status >= 400 && status < 500 && err.expose !== false) return [status, `${err.type || 'bad request'}\n`]
+  const fault = describeFault(err, req.method === 'POST' ? 'PUT' : 'GET')
+  if (fault) faults.note(fault.key, fault.message)
+  else log(`error ${req.method} ${req.originalUrl ?? req.url}: ${err.stack || err}`)
+  return status === 507 ? [507, 'insufficient storage\n'] : [500, 'internal error\n']
 }
 
 function requireKey (req, res, next) {
@@ -105,24 +126,13 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
 
   app.use((req, res) => res.status(404).type('text/plain').send('not found\n'))
 
-  // Express 5 passes a rejected handler's error here. Known failures get a short 4xx; no space a
-  // 507; anything else a generic 500. Details go to the log only: a storage fault once and then
-  // counted (servers/lib/faults.js), anything unexpected with its stack.
+  // Express 5 passes a rejected handler's error here.
   app.use((err, req, res, next) => {
-    const status = err.status || err.statusCode
-    if (status === 403) return res.status(403).type('text/plain').send('forbidden: not a regular file\n')
-    if (status === 404) return res.status(404).type('text/plain').send('no such file\n')
-    if (status >= 400 && status < 500 && err.expose !== false) {
-      return res.status(status).type('text/plain').send(`${err.type || 'bad request'}\n`)
-    }
-    const fault = describeFault(err, req.method === 'POST' ? 'PUT' : 'GET')
-    if (fault) faults.note(fault.key, fault.message)
-    else log(`error ${req.method} ${req.originalUrl}: ${err.stack || err}`)
+    const [status, text] = failure(err, req, { faults, log })
     if (res.headersSent) return res.destroy()
-    if (status === 507) return res.status(507).type('text/plain').send('insufficient storage\n')
-    res.status(500).type('text/plain').send('internal error\n')
+    res.status(status).type('text/plain').send(text)
   })
   return app
 }
 
-module.exports = { createApp }
+module.exports = { createApp, readBody, sendText, badFraming, failure }

@@ -1,72 +1,17 @@
 'use strict'
-// Starts a server of one kind: a single process that listens, or a node:cluster primary that
-// forks nServers workers. Prints one ready line on stdout; logs go to stderr.
+// Starts a server of one kind (lib/kinds.js): a single process that listens, or a primary that
+// forks nServers workers (servers/lib/primary.js). Prints one ready line on stdout; logs go to stderr.
 
 const cluster = require('node:cluster')
 const fs = require('node:fs')
-const http = require('node:http')
 const { loadConfig, runMain, ConfigError } = require('../../lib/config')
 const { wantsHelp, entryHelp } = require('../../lib/help')
+const { KINDS, kindProblem } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
-const { createApp } = require('./app')
-const { createSyncStore, createAsyncStore } = require('./store')
-const { createMonitor, localStats, workerStats, STATS_FIELD, STATS_PATH } = require('./telemetry')
-const { createFaultLog } = require('./faults')
-const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('./process-io')
-const { runPrimary } = require('./primary')
-const { limitPipelining } = require('./pipeline')
-
-const KINDS = {
-  sync: { store: createSyncStore, cluster: false },
-  async: { store: createAsyncStore, cluster: false },
-  'sync-cluster': { store: createSyncStore, cluster: true },
-  'async-cluster': { store: createAsyncStore, cluster: true }
-}
-const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
-const PIPELINE_LIMIT = 16 // requests of one connection in the app at once (servers/lib/pipeline.js)
-
-/**
- * Builds the http.Server for one process, with every HTTP limit set explicitly.
- * @param {string} kind one of KINDS
- * @param {object} config a validated config
- * @param {object} stats this process's telemetry (servers/lib/telemetry.js)
- * @param {object} [faults] where storage faults go (servers/lib/faults.js)
- * @returns {http.Server}
- */
-function createServer (kind, config, stats, faults) {
-  const store = KINDS[kind].store(config, { shared: KINDS[kind].cluster })
-  const app = createApp({ config, store, stats, log, faults })
-  const server = http.createServer({
-    headersTimeout: config.headersTimeout,
-    requestTimeout: config.requestTimeout,
-    keepAliveTimeout: config.keepAliveTimeout,
-    maxHeaderSize: config.maxHeaderSize,
-    // Node checks the two timeouts above only this often (30 s by default).
-    connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
-  }, limitPipelining(app, PIPELINE_LIMIT))
-  // Counted outside express so that the count costs no middleware layer. Every answer announces
-  // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
-  // Before express, which may answer at once.
-  server.prependListener('request', (req, res) => {
-    res.setHeader(STATS_FIELD, STATS_PATH)
-    if (!req.url.startsWith(STATS_PATH)) stats.count()
-  })
-  return server
-}
-
-/** Stops accepting, lets in-flight requests finish, then exits 0; force-closes at the grace limit. */
-function stopServer (server) {
-  if (server.stopping) return
-  server.stopping = true
-  if (!server.listening) process.exit(0)
-  server.close(() => process.exit(0))
-  // A keep-alive connection becomes idle when its last response is sent: close it then.
-  setInterval(() => server.closeIdleConnections(), 50).unref()
-  setTimeout(() => {
-    server.closeAllConnections()
-    process.exit(0)
-  }, STOP_GRACE_MS).unref()
-}
+const { createServer, stopServer } = require('./serve')
+const { runPrimary, runWorker } = require('./primary')
+const { createMonitor, localStats } = require('./telemetry')
+const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('./process-io')
 
 function runSingle (kind, config) {
   const server = createServer(kind, config, localStats(kind, createMonitor('single')), loggedFaults())
@@ -84,32 +29,9 @@ function runSingle (kind, config) {
   })
 }
 
-function runWorker (kind, config) {
-  // Faults are counted here and told by the primary, so that a cluster's log says each once.
-  const faults = createFaultLog({
-    windowMs: WORKER_FAULT_WINDOW_MS,
-    emit: (e) => { if (process.connected) process.send({ type: 'fault', ...e }) }
-  })
-  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')), faults)
-  server.on('error', (err) => {
-    process.send({ type: 'listen-failed', message: portInUse(err, config) })
-    process.exit(EXIT_LISTEN_FAILED)
-  })
-  server.listen(config.serverPort, config.serverHostname)
-  // The primary asks us to stop; a signal to the whole group does too; and if the primary is
-  // gone (even by SIGKILL) the IPC channel closes and we must not outlive it.
-  const stop = () => {
-    faults.flush()
-    stopServer(server)
-  }
-  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
-  process.on('message', (msg) => { if (msg === 'stop') stop() })
-  process.on('disconnect', stop)
-}
-
 /**
- * Entry point of servers/<kind>.js.
- * @param {string} kind sync, async, sync-cluster or async-cluster
+ * Entry point of servers/<kind>.js. A kind this Node or kernel cannot run exits 2 saying why.
+ * @param {string} kind a name in lib/kinds.js
  * @param {string[]} argv the process's arguments after the script
  */
 function launch (kind, argv = process.argv.slice(2)) {
@@ -121,8 +43,10 @@ function launch (kind, argv = process.argv.slice(2)) {
     }))
   }
   const { config } = runMain(kind, () => {
+    const problem = cluster.isPrimary && kindProblem(kind)
+    if (problem) throw new ConfigError(problem)
     const loaded = loadConfig(argv)
-    if (loaded.config.fsync === 'group' && KINDS[kind].store === createSyncStore) {
+    if (loaded.config.fsync === 'group' && KINDS[kind].store === 'sync') {
       throw new ConfigError(`fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`)
     }
     try {
@@ -132,9 +56,9 @@ function launch (kind, argv = process.argv.slice(2)) {
     }
     return loaded
   })
-  if (!KINDS[kind].cluster) return runSingle(kind, config)
+  if (KINDS[kind].model === 'single') return runSingle(kind, config)
   if (cluster.isPrimary) return runPrimary(kind, config)
   return runWorker(kind, config)
 }
 
-module.exports = { launch, createServer, KINDS }
+module.exports = { launch }

@@ -1,39 +1,98 @@
 'use strict'
-// The node:cluster primary of the cluster kinds: forks nServers workers, prints the ready line
-// once all listen, re-forks a worker that dies by accident (gives up after too many), tells the
-// workers' storage faults, and stops them all on a signal or when its own parent is gone.
+// The multi-process models, run by servers/lib/launch.js: a primary forks nServers workers with
+// node:cluster, prints one ready line once all listen, re-forks one that dies by accident (gives up
+// after too many), tells the workers' storage faults once, and stops them all on a signal or when
+// its own parent is gone. 'cluster' workers share the primary's listening socket; 'reuseport'
+// workers each bind their own on one port (SO_REUSEPORT), so the kernel spreads connections and
+// the primary never touches one.
 
 const cluster = require('node:cluster')
+const { KINDS } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
-const { primaryStats, createMonitor } = require('./telemetry')
-const { log, loggedFaults, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('./process-io')
+const { createServer, stopServer } = require('./serve')
+const { createFaultLog } = require('./faults')
+const { createMonitor, workerStats, primaryStats } = require('./telemetry')
+const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('./process-io')
 
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
+const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
+const PORT_VAR = 'REUSEPORT_PORT' // the port a reuseport worker binds, from its primary
 
 /**
- * Runs the primary of a cluster kind.
- * @param {string} kind sync-cluster or async-cluster
+ * A worker: serves until the primary asks it to stop, a signal arrives, or the primary is gone.
+ * @param {string} kind a cluster or reuseport kind
+ * @param {object} config a validated config
+ */
+function runWorker (kind, config) {
+  // Faults are counted here and told by the primary, so that the server's log says each once.
+  const faults = createFaultLog({
+    windowMs: WORKER_FAULT_WINDOW_MS,
+    emit: (e) => { if (process.connected) process.send({ type: 'fault', ...e }) }
+  })
+  const server = createServer(kind, config, workerStats(kind, createMonitor('worker')), faults)
+  const reuse = KINDS[kind].model === 'reuseport'
+  const port = reuse ? Number(process.env[PORT_VAR]) : config.serverPort
+  server.on('error', (err) => {
+    process.send({ type: 'listen-failed', message: portInUse(err, { ...config, serverPort: port }) })
+    process.exit(EXIT_LISTEN_FAILED)
+  })
+  if (reuse) {
+    // exclusive: bind a socket of our own rather than ask the primary for its shared one.
+    server.listen({ port, host: config.serverHostname, reusePort: true, exclusive: true },
+      () => process.send({ type: 'reuseport-listening', port: server.address().port }))
+  } else {
+    server.listen(port, config.serverHostname)
+  }
+  // The primary asks us to stop; a signal to the whole group does too; and if the primary is
+  // gone (even by SIGKILL) the IPC channel closes and we must not outlive it.
+  const stop = () => {
+    faults.flush()
+    stopServer(server)
+  }
+  for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, stop)
+  process.on('message', (msg) => { if (msg === 'stop') stop() })
+  process.on('disconnect', stop)
+}
+
+/**
+ * Runs the primary of a cluster or reuseport kind.
+ * @param {string} kind a multi-process kind of lib/kinds.js
  * @param {object} config a validated config
  */
 function runPrimary (kind, config) {
+  const reuse = KINDS[kind].model === 'reuseport'
   const live = new Set()
   const deaths = []
+  // reuseport: the port every worker binds; with serverPort 0 the first worker picks it.
+  let port = config.serverPort === 0 ? null : config.serverPort
   let listening = 0
   let ready = false
   let stopping = false
   const onStats = primaryStats(live, createMonitor('primary'))
   const faults = loggedFaults()
 
+  const onListening = (at) => {
+    listening++
+    if (!ready && listening === config.nServers) {
+      ready = true
+      process.stdout.write(readyLine(kind, config, at, config.nServers))
+    }
+  }
   const fork = () => {
-    const worker = cluster.fork()
+    const worker = cluster.fork(reuse ? { [PORT_VAR]: String(port ?? 0) } : {})
     live.add(worker)
     // EPIPE: a message to a worker that is already exiting; its 'exit' is handled below.
     worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
     worker.on('message', (msg) => {
-      if (msg?.type === 'listen-failed') shutdown(1, `${kind}: ${msg.message}`)
-      else if (msg?.type === 'fault') faults.note(msg.key, msg.message, msg.count)
-      else onStats(worker, msg)
+      if (msg?.type === 'listen-failed') return shutdown(1, `${kind}: ${msg.message}`)
+      if (msg?.type === 'fault') return faults.note(msg.key, msg.message, msg.count)
+      if (msg?.type !== 'reuseport-listening') return onStats(worker, msg)
+      if (port === null) {
+        port = msg.port
+        for (let i = 1; i < config.nServers; i++) fork()
+      }
+      onListening(msg.port)
     })
     return worker
   }
@@ -50,13 +109,7 @@ function runPrimary (kind, config) {
     }, STOP_GRACE_MS + 500).unref()
   }
 
-  cluster.on('listening', (worker, address) => {
-    listening++
-    if (!ready && listening === config.nServers) {
-      ready = true
-      process.stdout.write(readyLine(kind, config, address.port, config.nServers))
-    }
-  })
+  if (!reuse) cluster.on('listening', (worker, address) => onListening(address.port))
   cluster.on('exit', (worker, code, signal) => {
     live.delete(worker)
     if (stopping) {
@@ -75,7 +128,7 @@ function runPrimary (kind, config) {
   })
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
   watchParent(() => shutdown(0, `${kind}: ${PARENT_GONE}; stopping`))
-  for (let i = 0; i < config.nServers; i++) fork()
+  for (let i = 0; i < (reuse && port === null ? 1 : config.nServers); i++) fork()
 }
 
-module.exports = { runPrimary }
+module.exports = { runPrimary, runWorker }

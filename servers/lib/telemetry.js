@@ -34,6 +34,7 @@ function createMonitor (role) {
       return {
         pid: process.pid,
         role,
+        node: process.version,
         requests,
         windowMs: Math.round(performance.now() - since),
         utilization: performance.eventLoopUtilization(elu).utilization,

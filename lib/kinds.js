@@ -1,0 +1,78 @@
+'use strict'
+// The server kinds: the store each uses (sync or async fs) and its process model (one process, a
+// node:cluster primary and workers, or independent processes sharing a port with reusePort).
+// Shared by servers, sweep, report and tests; it imports none of them.
+
+const os = require('node:os')
+
+/** name → { store, model }: the kinds in the order reports list them. */
+const KINDS = {
+  sync: { store: 'sync', model: 'single' },
+  async: { store: 'async', model: 'single' },
+  'sync-cluster': { store: 'sync', model: 'cluster' },
+  'async-cluster': { store: 'async', model: 'cluster' },
+  'sync-reuseport': { store: 'sync', model: 'reuseport' },
+  'async-reuseport': { store: 'async', model: 'reuseport' }
+}
+const KIND_NAMES = Object.keys(KINDS)
+// server.listen({ reusePort }) arrived in Node 23.1.0 and was backported to 22.12.0.
+const REUSE_PORT_SINCE = [[22, 12, 0], [23, 1, 0]]
+// Platforms where libuv sets SO_REUSEPORT (Node's docs); Linux since 3.9.
+const REUSE_PORT_PLATFORMS = ['linux', 'freebsd', 'sunos', 'aix']
+
+/**
+ * @param {string} kind a name in KINDS
+ * @returns {boolean} whether the kind runs more than one serving process (nServers applies)
+ */
+function isMultiProcess (kind) {
+  return KINDS[kind].model !== 'single'
+}
+
+/**
+ * The kind with a store and a model, e.g. kindOf('async', 'single') is 'async'.
+ * @param {'sync'|'async'} store
+ * @param {'single'|'cluster'|'reuseport'} model
+ * @returns {string|undefined}
+ */
+function kindOf (store, model) {
+  return KIND_NAMES.find((k) => KINDS[k].store === store && KINDS[k].model === model)
+}
+
+function parseVersion (version) {
+  return String(version).replace(/^v/, '').split('.').map((n) => parseInt(n, 10))
+}
+
+function atLeast (have, want) {
+  for (let i = 0; i < want.length; i++) if (have[i] !== want[i]) return have[i] > want[i]
+  return true
+}
+
+/**
+ * Why a Node and kernel cannot run the reuseport kinds, or null when they can.
+ * @param {{ version?: string, platform?: string, release?: string }} [where] defaults: this process
+ * @returns {string|null}
+ */
+function reusePortProblem ({ version = process.version, platform = process.platform, release = os.release() } = {}) {
+  const [major] = parseVersion(version)
+  const since = major === 22 ? REUSE_PORT_SINCE[0] : REUSE_PORT_SINCE[1]
+  if (!atLeast(parseVersion(version), since)) {
+    return `server.listen({ reusePort }) needs Node >= 22.12.0 (22.x) or >= 23.1.0; this is ${version}`
+  }
+  if (!REUSE_PORT_PLATFORMS.includes(platform)) return `reusePort is not supported on ${platform}`
+  if (platform === 'linux' && !atLeast(parseVersion(release), [3, 9])) {
+    return `SO_REUSEPORT needs Linux >= 3.9; this kernel is ${release}`
+  }
+  return null
+}
+
+/**
+ * Why a kind cannot run on a Node and kernel, or null when it can.
+ * @param {string} kind a name in KINDS
+ * @param {{ version?: string, platform?: string, release?: string }} [where] defaults: this process
+ * @returns {string|null}
+ */
+function kindProblem (kind, where) {
+  return KINDS[kind].model === 'reuseport' ? reusePortProblem(where) : null
+}
+
+module.exports = { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, parseVersion }

@@ -1,0 +1,111 @@
+'use strict'
+// Compares two results folders (before/after a change, two machines, two Node versions): their
+// environment differences, and per shared cell the ratio B/A of ops/s and of GET and PUT p99.
+// Run: ./run_benchmark.sh compare A B [--html=FILE] (or node report/compare.js A B).
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { readResults } = require('./read')
+const { groupCells } = require('./cells')
+const { pairedRatio, noiseBand } = require('./intervals')
+const { unpairedRatio } = require('./unpaired')
+const { compareMarkdown, compareHtml } = require('./compare-format')
+
+// What a figure is called, and which way is better.
+const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', higher: 'faster', lower: 'slower' },
+  { column: 'getP99', name: 'GET p99', higher: 'slower', lower: 'faster' },
+  { column: 'putP99', name: 'PUT p99', higher: 'slower', lower: 'faster' }]
+const ENV_FIELDS = ['node', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
+  'uvUseIoUring', 'schedPolicy', 'command', 'argv', 'gitCommit', 'gitDirty']
+const FAMILY_CONFIDENCE = 0.95
+
+class CompareError extends Error {}
+
+function readFolder (dir) {
+  let results
+  try {
+    results = readResults(dir)
+  } catch (err) {
+    throw new CompareError(`${dir} is not a results folder: ${err.message}`)
+  }
+  if (results.format !== 'sweep') throw new CompareError(`${dir} is a ${results.format} folder: compare reads sweep, quick and run folders`)
+  const cells = groupCells(results)
+  const aa = cells.filter((c) => c.aa)
+  const pairs = [...new Set(aa.map((c) => c.id.replace(/-[AB]$/, '')))]
+    .map((id) => pairedRatio(...['A', 'B'].map((v) => aa.find((c) => c.id === `${id}-${v}`) ?? { valid: [] })))
+  return { dir, name: path.basename(path.resolve(dir)), env: results.env, cells: cells.filter((c) => !c.aa), band: noiseBand(pairs) }
+}
+
+// The fields of env.json that differ, config and package versions key by key.
+function envDifferences (a, b) {
+  const text = (v) => (v === undefined || v === null ? '–' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+  const fields = [...ENV_FIELDS.map((f) => [f, a[f], b[f]]),
+    ...[...new Set([...Object.keys(a.config ?? {}), ...Object.keys(b.config ?? {})])].filter((k) => k !== 'dataPath')
+      .map((k) => [`config.${k}`, a.config?.[k], b.config?.[k]]),
+    ...[...new Set([...Object.keys(a.packages ?? {}), ...Object.keys(b.packages ?? {})])]
+      .map((k) => [`packages.${k}`, a.packages?.[k], b.packages?.[k]])]
+  return fields.map(([field, x, y]) => ({ field, a: text(x), b: text(y) })).filter((d) => d.a !== d.b)
+}
+
+/**
+ * Compares two sweep folders cell by cell. Each ratio B/A is unpaired (the folders' rounds do not
+ * match): Hodges–Lehmann over the valid repeats, with an interval at a Bonferroni-corrected
+ * confidence, so that all of them hold together with 95%; a change is marked when its interval
+ * clears the wider of the two folders' A/A noise bands (1 without A/A cells).
+ * @param {string} dirA
+ * @param {string} dirB
+ * @returns {object} a, b, envDiffs, cells (id, kind, nServers, load, variant, figures), onlyA,
+ *   onlyB, band, comparisons, confidence
+ * @throws {CompareError} when a folder is not a sweep results folder or they share no cell
+ */
+function compareFolders (dirA, dirB) {
+  const [a, b] = [readFolder(dirA), readFolder(dirB)]
+  const ids = (f) => new Set(f.cells.map((c) => c.id))
+  const shared = a.cells.filter((c) => ids(b).has(c.id))
+  if (shared.length === 0) throw new CompareError(`${dirA} and ${dirB} share no cell (cell ids such as ${a.cells[0]?.id ?? '–'} and ${b.cells[0]?.id ?? '–'})`)
+  const values = (cell, column) => cell.valid.map((r) => r[column]).filter((v) => Number.isFinite(v) && v > 0)
+  const comparisons = shared.length * FIGURES.length
+  const confidence = 1 - (1 - FAMILY_CONFIDENCE) / comparisons
+  const bands = [a.band, b.band].filter(Boolean)
+  const band = bands.length === 0 ? null : { low: Math.min(...bands.map((x) => x.low)), high: Math.max(...bands.map((x) => x.high)) }
+  const cells = shared.map((cellA) => {
+    const cellB = b.cells.find((c) => c.id === cellA.id)
+    const figures = FIGURES.map((f) => {
+      const [x, y] = [values(cellA, f.column), values(cellB, f.column)]
+      return { ...f, a: x, b: y, ratio: unpairedRatio(x, y, confidence) }
+    })
+    return { id: cellA.id, kind: cellA.kind, nServers: cellA.nServers, load: cellA.load, variant: cellA.variant, figures }
+  })
+  return { a, b, envDiffs: envDifferences(a.env, b.env), cells, band, comparisons, confidence,
+    onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
+}
+
+/**
+ * The compare command: Markdown on stdout, the HTML page to --html=FILE (default B/compare-<A>.html).
+ * @param {string[]} argv A B [--html=FILE]
+ * @returns {number} exit status: 0, or 2 (one line on stderr) for bad arguments, a folder that is
+ *   not a results folder, or two folders that share no cell
+ */
+function runCompare (argv) {
+  const html = argv.find((a) => a.startsWith('--html='))?.slice(7)
+  const dirs = argv.filter((a) => !a.startsWith('--html='))
+  try {
+    if (dirs.length !== 2 || argv.some((a) => a.startsWith('--') && !a.startsWith('--html='))) {
+      throw new CompareError(`compare needs two results folders, A and B (and optionally --html=FILE), got ${JSON.stringify(argv.join(' '))}`)
+    }
+    const result = compareFolders(...dirs)
+    const page = html ?? path.join(dirs[1], `compare-${result.a.name}.html`)
+    fs.writeFileSync(page, compareHtml(result))
+    process.stdout.write(compareMarkdown(result))
+    process.stderr.write(`compare: ${page}\n`)
+    return 0
+  } catch (err) {
+    if (!(err instanceof CompareError)) throw err
+    process.stderr.write(`compare: ${err.message}\n`)
+    return 2
+  }
+}
+
+if (require.main === module) process.exitCode = runCompare(process.argv.slice(2))
+
+module.exports = { compareFolders, runCompare, FIGURES }

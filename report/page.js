@@ -1,0 +1,155 @@
+'use strict'
+// The report page: one self-contained HTML file (inline CSS and SVG, no script, nothing fetched).
+// Used by report/index.js; every string from the results folder goes through html``.
+
+const path = require('node:path')
+const { html, raw } = require('./html-template')
+const { medianTable, summaryTable } = require('./tables')
+const { headlineSection, noiseSection } = require('./sections')
+const { uslSection } = require('./usl-section')
+const { answerSection } = require('./answer-storage')
+const { answersSection } = require('./answers')
+const { versionsSection } = require('./versions-view')
+const { modelsSection } = require('./models')
+
+const CSS = `
+body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 1060px; margin: 0 auto; padding: 24px 20px 60px; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 19px; margin: 36px 0 12px; padding-bottom: 4px; border-bottom: 2px solid #dde1e6; }
+.lead { color: #555; margin: 0; }
+.env { display: grid; grid-template-columns: max-content 1fr max-content 1fr; gap: 4px 16px; margin: 0; }
+.env dt { color: #555; } .env dd { margin: 0; overflow-wrap: anywhere; }
+code, pre { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+pre { background: #fff; border: 1px solid #dde1e6; padding: 10px; overflow-x: auto; }
+details { margin-top: 12px; } summary { cursor: pointer; color: #2471a3; }
+figure { margin: 0 0 20px; background: #fff; border: 1px solid #dde1e6; border-radius: 6px; padding: 8px; }
+figure svg { display: block; max-width: 100%; height: auto; margin: 0 auto; }
+.excluded { background: #fdecea; border-left: 4px solid #c0392b; padding: 8px 14px; margin: 20px 0 0; }
+.excluded ul { margin: 4px 0; padding-left: 20px; }
+.scroll { overflow-x: auto; background: #fff; border: 1px solid #dde1e6; }
+table { border-collapse: collapse; background: #fff; font-size: 13px; }
+th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ed; text-align: left; white-space: nowrap; }
+th { background: #eef1f4; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.summary { font-size: 12px; }
+tr.invalid td { background: #fdecea; color: #7b241c; }
+tr.partial td { background: #fef9e7; }
+.over { color: #a93226; font-weight: bold; }
+h3 { font-size: 16px; margin: 20px 0 6px; }
+.caption { margin: 16px 0 6px; font-weight: 600; }
+.note { color: #444; font-size: 14px; }
+.bound { color: #9a6700; font-weight: bold; }
+table.verdicts td, table.speedups td, table.noise td:last-child { white-space: nowrap; line-height: 1.35; }
+table.verdicts th, table.speedups th { vertical-align: top; }
+.ratio { font-variant-numeric: tabular-nums; }
+.verdict { font-size: 12px; font-weight: 600; }
+td.up { background: #fbeee6; } td.up .verdict { color: #a04000; }
+td.down { background: #e8f1f8; } td.down .verdict { color: #1f618d; }
+table.speedups td.up { background: #e9f7ef; } table.speedups td.up .verdict { color: #1e8449; }
+table.speedups td.down { background: #fdecea; } table.speedups td.down .verdict { color: #a93226; }
+td.none .verdict { color: #666; } td.empty { color: #999; }
+ul.answers li { margin: 4px 0; }
+ul.answers { padding-left: 20px; }
+`
+
+/**
+ * Builds report.html.
+ * @param {{ results: object, cells: object[], charts: { title: string, svg: string,
+ *   section?: string }[], analysis?: { kinds, speedups, noise, fits, crossover } }} report cells without
+ *   the A/A ones; analysis from report/analysis.js, for a sweep
+ * @returns {string} the page
+ */
+function reportHtml ({ results, cells, charts, analysis }) {
+  const { env, rows } = results
+  const name = path.basename(path.resolve(results.dir))
+  const nodes = [...new Set(rows.map((r) => r.node).filter(Boolean))]
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
+<header><h1>Sync vs async fs servers: ${env.command} results</h1>
+<p class="lead">${name} · ${rows.length} runs in ${cells.length} cells${analysis?.noise.length > 0 &&
+  ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
+Node ${nodes.length > 1 ? nodes.join(', ') : nodes[0] ?? env.node}</p></header>
+${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env, analysis.band)}
+${analysis && answersSection(results, cells, analysis, charts)}
+${excludedRuns(results)}
+<section><h2>How to read this</h2>${howToRead(results)}</section>
+${analysis && headlineSection(results, cells, analysis)}
+${analysis?.models && modelsSection(analysis.models)}
+${analysis?.versions && versionsSection(analysis.versions)}
+${analysis && noiseSection(analysis.noise, analysis.band)}
+<section><h2>Environment</h2>${environment(env)}</section>
+<section><h2>Charts</h2>
+${charts.filter((c) => !c.section || c.section === 'crossover').map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
+${analysis && uslSection(results, analysis.fits, charts.filter((c) => c.section === 'usl'))}
+<section><h2>Medians per cell</h2>
+<p>Medians of the valid repeats; throughput with the order-statistic interval of its median. A yellow
+row lost some repeats.${cells.some((c) => c.clientBound) && html` ${CLIENT_BOUND_LEGEND}`}</p>
+<div class="scroll">${medianTable(results, cells)}</div></section>
+<section><h2>All runs (summary.csv)</h2><div class="scroll">${summaryTable(results)}</div></section>
+</main></body></html>`}\n`
+}
+
+const CLIENT_BOUND_LEGEND = html`<span class="bound">⚠</span> client-bound: in most valid
+  repeats the load generator spent more CPU per request than the server while the server's
+  event loops were under 0.8 utilization, so the cell measures the client more than the server.`
+
+function excludedRuns ({ rows, load }) {
+  const invalid = rows.filter((r) => !r.valid)
+  if (invalid.length === 0) return ''
+  return html`<aside class="excluded">
+    <strong>${invalid.length} run(s) excluded from every median and chart</strong><ul>
+    ${invalid.map((r) => html`<li>cell ${r.cell} (${r.kind}, nServers ${r.nServers},
+      ${load} ${r[load]}${r.op && `, ${r.op}`}), repeat ${r.repeat}:
+      ${r.reason || 'no reason given'}</li>`)}</ul></aside>`
+}
+
+function howToRead ({ format, env, columns }) {
+  const shared = html`Figures are medians of the valid repeats; error bars span the slowest and
+    fastest repeat, and invalid runs are left out (listed at the top if there are any, and
+    highlighted in the last table). Dashed lines are the single-process servers, so a cluster
+    line above them in throughput is a gain. The shaded band marks nServers above the
+    ${env.cpus} cores: those cells are oversubscribed (marked † in the
+    ${format === 'peak' ? '' : 'heat map and '}tables) and their server processes compete with
+    each other and with the load generator for the CPU. On a machine this small the load
+    generator always shares the cores with the server: compare kinds within this report, as
+    ratios, not across machines.`
+  if (format === 'peak') {
+    return html`<p>Each cell is one server kind (sync or async fs; one process, node:cluster with
+      nServers workers, or nServers processes sharing the port with reusePort) loaded with a fixed number of connections of GET /get or of
+      POST /put requests, and repeated; higher req/s is better. ${shared}</p>`
+  }
+  return html`<p>Each cell is one server kind (sync or async fs; one process, node:cluster with
+    nServers workers, or nServers processes sharing the port with reusePort) driven by nClients
+    client processes, and repeated. In the runtime charts lower total time (s) and higher
+    throughput (ops/s) are better. The latency spectra show, per nClients, the latency (µs) at
+    every percentile of each kind's requests (all client processes and valid repeats merged) on a
+    log axis of 1/(1−p), so 90%, 99%, 99.9% and 99.99% are evenly spaced; the same merged
+    histograms are in <code>hgrm/</code> as HdrHistogram percentile-distribution files (values in
+    ms). ${columns.includes('meanUtilization') && html`The
+    event-loop chart shows how busy the servers' event loops were (utilization, 0–1: near 1 the
+    server is the limit) and how late their timers fired (delay p99, µs). `}${shared}</p>
+    <p>The sections after this one state each sync vs async comparison, and each cluster's
+    speed-up, as a ratio taken within each round and summarised over the rounds (median and
+    interval; <em>within noise</em> when the interval overlaps the A/A noise band, <em>no clear
+    difference</em> when it holds 1 and there is no A/A cell), give the noise floor, and fit
+    a scaling model (USL) to the cluster kinds. ⚠ marks a client-bound cell.</p>`
+}
+
+function environment (env) {
+  const servers = env.nodes?.map((n) => `${n.node} (V8 ${n.v8}, libuv ${n.uv}; ${n.path})`).join('; ')
+  const items = [['Node', env.node], ...(servers ? [['Server Node', servers], ['Client Node', env.options?.clientNode?.node]] : []),
+    ['Cores', env.cpus], ['CPU model', env.cpuModel],
+    ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
+    ['OS', `${env.platform} ${env.release}`],
+    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['UV_USE_IO_URING', env.uvUseIoUring], ['Sched policy', env.schedPolicy],
+    ['Git commit', env.gitCommit && `${env.gitCommit}${env.gitDirty ? ' (with uncommitted changes)' : ''}`],
+    ['Command line', env.argv.join(' ')], ['Seed', env.seed],
+    ['Started', env.startedAt], ['Finished', env.finishedAt]]
+  return html`<dl class="env">${items.map(([k, v]) => html`<dt>${k}</dt><dd>${v ?? '–'}</dd>`)}</dl>
+    <details><summary>env.json in full: configuration, packages</summary>
+    <pre>${JSON.stringify(env, null, 2)}</pre></details>`
+}
+
+module.exports = { reportHtml }

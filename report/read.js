@@ -1,0 +1,110 @@
+'use strict'
+// Reads a results folder (env.json, summary.csv, cells/*.json) into typed rows.
+// Used by report/index.js; the folder layout is the contract with the sweep.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { parse } = require('csv-parse/sync')
+const { KIND_NAMES: KINDS } = require('../lib/kinds')
+
+// Columns each summary.csv format must have; later columns may be appended and are kept as text.
+const FORMATS = {
+  sweep: {
+    columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize',
+      'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed', 'valid', 'reason',
+      'wallTimeMs', 'opsPerSec', 'getMean', 'getP50', 'getP99', 'getMax', 'putMean', 'putP50',
+      'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
+    // Appended later: typed when present, null (variant '') in older folders.
+    optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
+      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
+      'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
+      'node', 'v8', 'uv', 'framework'],
+    load: 'nClients',
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node']
+  },
+  peak: {
+    columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
+      'pipelining', 'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors',
+      'non2xx'],
+    optional: ['node', 'v8', 'uv'],
+    load: 'connections',
+    variants: ['duration', 'pipelining', 'node']
+  }
+}
+// readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
+const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
+  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync', 'node', 'v8', 'uv', 'framework'])
+const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
+const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
+
+/**
+ * Reads a results folder.
+ * @param {string} dir the results folder
+ * @returns {{ dir: string, env: object, format: 'sweep'|'peak', load: string, variants: string[],
+ *   columns: string[], rows: object[], readCellJson: (row: object) => object }}
+ */
+function readResults (dir) {
+  const env = readJson(path.join(dir, 'env.json'))
+  const file = path.join(dir, 'summary.csv')
+  const { columns, records } = readCsv(file)
+  const missing = (name) => FORMATS[name].columns.filter((c) => !columns.includes(c))
+  const [format] = Object.keys(FORMATS).sort((a, b) => missing(a).length - missing(b).length)
+  if (missing(format).length > 0) {
+    throw new Error(`${file}: the header is neither a sweep nor a peak summary ` +
+      `(as a ${format} summary it lacks ${missing(format).join(', ')})`)
+  }
+  const { optional } = FORMATS[format]
+  const known = new Set([...FORMATS[format].columns, ...optional])
+  const rows = records.map((record, i) => {
+    const row = Object.fromEntries(optional.map((name) => [name, name === 'variant' ? '' : null]))
+    columns.forEach((name, j) => {
+      row[name] = known.has(name) ? typeValue(name, record[j], `${file} line ${i + 2}`) : record[j]
+    })
+    if (row.oversubscribed === undefined) row.oversubscribed = row.nServers > env.cpus
+    return row
+  })
+  const { load, variants } = FORMATS[format]
+  return { dir, env, format, load, variants, columns, rows,
+    readCellJson: (row) => readJson(path.join(dir, row.json)) }
+}
+
+function readJson (file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`, { cause: err })
+  }
+}
+
+function readCsv (file) {
+  let table
+  try {
+    table = parse(fs.readFileSync(file, 'utf8'), { skip_empty_lines: true })
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`, { cause: err })
+  }
+  if (table.length === 0) throw new Error(`${file}: the file is empty, expected a header row`)
+  const [columns, ...records] = table
+  return { columns, records }
+}
+
+function typeValue (name, text, where) {
+  if (TEXT_COLUMNS.has(name)) return text
+  if (name === 'kind') { // chart file names are built from kinds: only known ones pass
+    if (!KINDS.includes(text)) throw new Error(`${where}: kind must be one of ${KINDS.join(', ')}, got "${text}"`)
+    return text
+  }
+  if (FLAG_COLUMNS.has(name)) {
+    if (text === '' && MAYBE_FLAG_COLUMNS.has(name)) return null
+    if (text !== 'true' && text !== 'false') {
+      throw new Error(`${where}: ${name} must be true or false, got "${text}"`)
+    }
+    return text === 'true'
+  }
+  if (text === '') return null
+  const value = Number(text)
+  if (Number.isNaN(value)) throw new Error(`${where}: ${name} must be a number, got "${text}"`)
+  return value
+}
+
+module.exports = { readResults, KINDS }
