@@ -1,13 +1,12 @@
 'use strict'
-// The backends of a balanced kind: nServers single-process servers (servers/sync.js or async.js),
-// each on its own port on 127.0.0.1, watching the launcher through a stdin pipe. One that dies by
+// The backends of a balanced kind: nServers single-process servers (balancer/backend.js), each on
+// its own port on 127.0.0.1, watching the launcher through a stdin pipe. One that dies by
 // accident is started again on its port, like a cluster worker; too many deaths end the launcher.
 
 const { spawn } = require('node:child_process')
 const http = require('node:http')
 const path = require('node:path')
 const readline = require('node:readline')
-const { ROOT } = require('../lib/config')
 const { WATCHED } = require('../lib/parent-watch')
 
 const HOST = '127.0.0.1'
@@ -36,19 +35,19 @@ function ask (port, method, reqPath) {
 
 /**
  * Starts the backends and resolves once each prints its ready line.
- * @param {{ store: 'sync'|'async', count: number, args: string[], log: function(string): void,
+ * @param {{ kind: string, count: number, args: string[], log: function(string): void,
  *   onGiveUp: function(string): void }} how args: the launcher's config flags, passed on
  * @returns {Promise<{ list: Array<{ port: number, pid: number }>, stop(): Promise<void>, stats(op: 'reset'|'collect'): Promise<Array<object|null>> }>}
  * @throws {Error} if one exits before it is ready
  */
-async function startBackends ({ store, count, args, log, onGiveUp }) {
-  const script = path.join(ROOT, 'servers', `${store}.js`)
+async function startBackends ({ kind, count, args, log, onGiveUp }) {
+  const script = path.join(__dirname, 'backend.js')
   const deaths = []
   const list = []
   let stopping = false
 
   const start = (slot, port) => new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args, `--serverHostname=${HOST}`, `--serverPort=${port}`], {
+    const child = spawn(process.execPath, [script, kind, ...args, `--serverHostname=${HOST}`, `--serverPort=${port}`], {
       stdio: [WATCHED.stdin, 'pipe', 'inherit'],
       env: { ...process.env, ...WATCHED.env }
     })

@@ -110,7 +110,7 @@ async function runBalanced (kind, config, argv, balance) {
     const telemetry = await listenTelemetry(telemetryHandler(kind, state))
     telemetry.unref()
     const args = argv.filter((a) => !a.startsWith('--balance='))
-    state.backends = await startBackends({ store: kind.replace(/-lb$/, ''), count: config.nServers, args, log, onGiveUp: (why) => shutdown(1, `${kind}: ${why}`) })
+    state.backends = await startBackends({ kind, count: config.nServers, args, log, onGiveUp: (why) => shutdown(1, `${kind}: ${why}`) })
     const { haproxy, port } = await startBalancer(config, files, (listenPort) => fs.writeFileSync(files.config, haproxyConfig({
       listen: { host: config.serverHostname, port: listenPort },
       backends: state.backends.list.map((b) => ({ host: HOST, port: b.port })),
@@ -151,6 +151,11 @@ function launchBalanced (kind, argv = process.argv.slice(2)) {
     const loaded = loadConfig(argv, LB_OPTIONS)
     if (loaded.config.fsync === 'group' && kind.startsWith('sync')) {
       throw new ConfigError(`fsync=group needs an async kind: each ${kind} backend handles one request at a time, so no two PUTs can share a flush`)
+    }
+    try {
+      fs.mkdirSync(loaded.config.dataPath, { recursive: true })
+    } catch (err) {
+      throw new ConfigError(`dataPath ${loaded.config.dataPath} is not a usable folder: ${err.code}`)
     }
     return loaded
   })
