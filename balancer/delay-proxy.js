@@ -26,11 +26,13 @@ function startDelayProxy ({ host, target, delayMs }) {
     // Timers of one duration fire in the order they were set, so the bytes keep their order.
     client.on('data', (chunk) => {
       const at = process.hrtime.bigint()
-      setTimeout(() => {
+      const pass = () => {
         chunks++
         heldUs += (process.hrtime.bigint() - at) / 1000n
         upstream.write(chunk)
-      }, delayMs)
+      }
+      if (delayMs === 0) pass()
+      else setTimeout(pass, delayMs)
     })
     client.on('end', () => setTimeout(() => upstream.end(), delayMs))
     upstream.pipe(client)

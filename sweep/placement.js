@@ -1,7 +1,7 @@
 'use strict'
 // Where a run's processes go: --hosts=netns puts the server side in its own network namespace
 // (balancer/netns.js) and --rtt adds a round trip between the client and it (netem, or a relay
-// where the kernel has none); --cpuset=split pins the server side and the client to disjoint cores.
+// for every rtt where the kernel has none); --cpuset=split pins the server side and the client to disjoint cores.
 
 const { checkNetns, createHosts, cleanStaleHosts } = require('../balancer/netns')
 const { startDelayProxy } = require('../balancer/delay-proxy')
@@ -89,10 +89,11 @@ function placeRun (cell, hosts) {
  */
 async function connectRun (hosts, rtt, port) {
   if (!hosts) return { host: null, port, close: async () => ({}) }
-  if (rtt === 0 || hosts.netem) {
-    if (hosts.netem) hosts.setRtt(rtt)
-    return { host: hosts.server, port, close: async () => ({ rttMethod: rtt === 0 ? 'none' : 'netem' }) }
+  if (hosts.netem) {
+    hosts.setRtt(rtt)
+    return { host: hosts.server, port, close: async () => ({ rttMethod: 'netem' }) }
   }
+  // Every round trip through the relay, 0 included, so that its own cost is alike in all of them.
   const relay = await startDelayProxy({ host: hosts.client, target: { host: hosts.server, port }, delayMs: rtt })
   return {
     host: hosts.client,
