@@ -8,7 +8,7 @@ const { KINDS, isMultiProcess } = require('../lib/kinds')
 const { pairedRatio: ratio } = require('./intervals')
 const { verdictOf } = require('./versions')
 
-const LABEL = { cluster: 'cluster', reuseport: 'reusePort' }
+const LABEL = { cluster: 'cluster', reuseport: 'reusePort', lb: 'HAProxy' }
 
 // Each valid repeat's shares, largest first, and the median share at each rank.
 function medianShares (cell) {
