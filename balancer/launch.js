@@ -10,12 +10,11 @@ const path = require('node:path')
 const { loadConfig, runMain, ConfigError, oneOf } = require('../lib/config')
 const { wantsHelp, entryHelp, helpSection } = require('../lib/help')
 const { watchParent } = require('../lib/parent-watch')
-const { createMonitor } = require('../servers/lib/telemetry')
 const { log, readyLine, STOP_GRACE_MS, PARENT_GONE } = require('../servers/lib/process-io')
 const { haproxyConfig, BALANCE } = require('./haproxy-config')
-const { checkHaproxy, askSocket, parseStat, startHaproxy, waitHaproxyReady } = require('./haproxy')
+const { checkHaproxy, startHaproxy, waitHaproxyReady } = require('./haproxy')
 const { startBackends, HOST } = require('./backends')
-const { processCpuUs, balancerFigures, mergeTelemetry } = require('./stats')
+const { telemetryHandler } = require('./telemetry')
 const { runDir, cleanStaleRunDirs } = require('./run-dir')
 
 /** The balanced kinds' own flag (beside every config key). */
@@ -39,36 +38,6 @@ function listenTelemetry (handler) {
   return new Promise((resolve) => {
     const srv = http.createServer(handler).listen(0, HOST, () => resolve(srv))
   })
-}
-
-// The telemetry routes for the whole unit: a reset resets every backend and HAProxy's counters.
-function telemetryHandler (kind, state) {
-  const monitor = createMonitor('primary')
-  return async (req, res) => {
-    const answer = (status, body, type = 'text/plain; charset=utf-8') => {
-      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) })
-      res.end(req.method === 'HEAD' ? undefined : body)
-    }
-    try {
-      if (req.url === '/_stats/reset' && req.method === 'POST') {
-        await Promise.all([state.backends.stats('reset'), askSocket(state.socket, 'clear counters all')])
-        state.cpuStart = processCpuUs(state.haproxy.pid)
-        monitor.reset()
-        return answer(200, 'reset')
-      }
-      if (req.url === '/_stats' && (req.method === 'GET' || req.method === 'HEAD')) {
-        const [docs, text] = await Promise.all([state.backends.stats('collect'), askSocket(state.socket, 'show stat')])
-        const now = processCpuUs(state.haproxy.pid)
-        const cpuUs = now.user + now.system - (state.cpuStart.user + state.cpuStart.system)
-        const balancer = balancerFigures({ rows: parseStat(text), pid: state.haproxy.pid, balance: state.balance, cpuUs })
-        return answer(200, JSON.stringify(mergeTelemetry(kind, monitor.snapshot(), docs, balancer)), 'application/json')
-      }
-      return answer(req.url.startsWith('/_stats') ? 405 : 404, 'not here')
-    } catch (err) {
-      log(`telemetry: ${err.message}`)
-      return answer(500, 'internal error')
-    }
-  }
 }
 
 // HAProxy on the frontend port; with serverPort 0 a free port, tried again if taken meanwhile.
