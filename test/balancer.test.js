@@ -111,9 +111,10 @@ t.test('SIGKILL of the launcher leaves no HAProxy, no backend; its folder is rem
   for (let i = 0; i < 100 && pids.some(isAlive); i++) await sleep(50)
   t.same(pids.filter((pid) => isAliveNotZombie(pid)), [], 'HAProxy and both backends are gone')
   const lines = []
-  t.same(cleanStaleRunDirs((line) => lines.push(line)), [`/tmp/${dir}`])
-  t.match(lines[0], `left by a balanced server (pid ${srv.pid}) that is gone`)
-  t.notOk(fs.existsSync(`/tmp/${dir}`))
+  const removed = cleanStaleRunDirs((line) => lines.push(line))
+  // A sweep another test runs may remove it first (each start cleans): then it is gone all the same.
+  if (removed.includes(`/tmp/${dir}`)) t.match(lines[removed.indexOf(`/tmp/${dir}`)], `left by a balanced server (pid ${srv.pid}) that is gone`)
+  t.notOk(fs.existsSync(`/tmp/${dir}`), 'its folder is gone')
 })
 
 function isAliveNotZombie (pid) {
