@@ -49,7 +49,7 @@ function comparePlacement (cells) {
 }
 
 const n0 = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'))
-const where = (e) => `×${e.nServers ?? e.lb.nServers}, ${e.load ?? e.lb.load} clients${(e.settings ?? e.lb.variant) ? `, ${e.settings ?? e.lb.variant}` : ''}`
+const where = (e) => `×${e.nServers ?? e.lb.nServers}, nClients ${e.load ?? e.lb.load}${(e.settings ?? e.lb.variant) ? `, ${e.settings ?? e.lb.variant}` : ''}`
 
 /**
  * The answers, one sentence per comparison that has a ratio.

@@ -30,8 +30,8 @@ t.test('balancer vs cluster, split vs shared, sync/async by rtt: paired by round
   t.match(cores[0], { kind: 'sync-cluster', settings: '', ratio: { estimate: 1.2 } })
   t.same(rtts, [])
   const answers = placementAnswers({ balancers, cores, rtts }, null)
-  t.match(answers[0], /^sync-lb over sync-cluster \(×2, 4 clients, balance=roundrobin, cpuset=shared\): 1\.50× \[1\.50–1\.50\], HAProxy faster; HAProxy spent 80 µs of CPU per request, fairness 1\.00 against 0\.50\.$/)
-  t.match(answers[1], /^sync-cluster on split cores over shared \(×2, 4 clients\): 1\.20× \[1\.20–1\.20\], split faster\.$/)
+  t.match(answers[0], /^sync-lb over sync-cluster \(×2, nClients 4, balance=roundrobin, cpuset=shared\): 1\.50× \[1\.50–1\.50\], HAProxy faster; HAProxy spent 80 µs of CPU per request, fairness 1\.00 against 0\.50\.$/)
+  t.match(answers[1], /^sync-cluster on split cores over shared \(×2, nClients 4\): 1\.20× \[1\.20–1\.20\], split faster\.$/)
   const html = render(placementSection({ balancers, cores, rtts }, null))
   t.match(html, /<h2>Balancer, cores and round trips<\/h2>\s*<ul class="answers">/, 'the answers come first')
   t.match(html, /HAProxy in front of single-process servers/)
@@ -46,7 +46,7 @@ t.test('sync/async at each round trip, in order of rtt', async (t) => {
   const { rtts } = comparePlacement(cells)
   t.same(rtts.map((r) => [r.rtt, r.model, Number(r.ratio.estimate.toFixed(2))]), [[0, 'single', 1.5], [5, 'single', 1.1]])
   t.same(placementAnswers({ balancers: [], cores: [], rtts }, null),
-    ['sync/async (single, async callback, ×1, 4 clients) by round trip: 0 ms 1.50× [1.50–1.50]; 5 ms 1.10× [1.10–1.10].'])
+    ['sync/async (single, async callback, ×1, nClients 4) by round trip: 0 ms 1.50× [1.50–1.50]; 5 ms 1.10× [1.10–1.10].'])
 })
 
 t.test('a folder without these cells has no such section', async (t) => {
