@@ -80,7 +80,7 @@ function modelsSection ({ models, groups }) {
     <p>The same store, process count and load under each process model: <em>cluster</em> (a
     node:cluster primary hands connections to its workers), <em>reusePort</em> (independent
     processes each bind the port with SO_REUSEPORT and the kernel spreads connections; no primary
-    in the path). Throughput is the median of the valid repeats with its 95% interval; shares are
+    in the path), <em>HAProxy</em> (single-process servers behind HAProxy, which spreads requests). Throughput is the median of the valid repeats with its 95% interval; shares are
     each process's median part of the requests, largest first; fairness is Jain's index (1: even).
     A connection stays with the process that accepted it, so with few client connections the
     shares show how the model spread them.</p>
