@@ -72,7 +72,7 @@ function answerSection (groups, charts, env, band = null) {
     over the rounds and an interval (${roundsNote(groups.flatMap((g) => g.crossings.flatMap((c) => c.ratios.map((r) => r.ratio))))});
     <em>clearly</em> means the interval ${band ? 'clears the A/A noise band' : 'leaves out 1'}. Storage
     latency is the FUSE layer's delay before every read and write (<em>plain folder</em>: no
-    FUSE at all). ${env.cpus} cores, Node ${env.node}${over ? '; process counts above the cores measure oversubscription' : ''}.</p>
+    FUSE at all). ${env.cpus} cores, Node ${env.serverNodes.join(', ')}${over ? '; process counts above the cores measure oversubscription' : ''}.</p>
     ${groups.map((g, i) => html`<h3>${groupName(g)} <a href="#${charts[i].file}">(chart)</a></h3>
       <ul class="answers">${g.crossings.map((c) => html`<li>${crossingSentence(c)}</li>`)}
       ${settingEffects(g).map((e) => html`<li>${effectSentence(e, band)}</li>`)}</ul>

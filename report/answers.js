@@ -88,7 +88,7 @@ function answersSection (results, cells, analysis, charts) {
   const groups = settings.map(group)
   return html`<section id="answers"><h2>Answers</h2>
     <p class="note">Each figure is a throughput ratio (ops/s) taken within each round, then its median
-    over the rounds [interval]; ${roundsNote(all.map((e) => e.ratio))}. ${cores} cores, Node ${results.env.node}.</p>
+    over the rounds [interval]; ${roundsNote(all.map((e) => e.ratio))}. ${cores} cores, Node ${results.env.serverNodes.join(', ')}.</p>
     ${groups}<ul class="answers">
     ${frameworkAnswers(cells, band, cores).map((s) => html`<li>${s}</li>`)}
     <li>${noiseSentence(noise, band)}${link(noise.length > 0 && 'noise', 'A/A table')}</li>

@@ -24,7 +24,7 @@ function renderSvg (option, { width, height }) {
 
 /** The title block: what the chart shows, then cores and Node version from env.json. */
 function chartTitle (text, env, note) {
-  return { text, subtext: `${env.cpus} cores · Node ${env.node} · ${note}`, left: 'center', top: 8,
+  return { text, subtext: `${env.cpus} cores · Node ${(env.serverNodes ?? [env.node]).join(', ')} · ${note}`, left: 'center', top: 8,
     textStyle: { fontSize: 16, color: '#222' }, subtextStyle: { fontSize: 12, color: '#555' } }
 }
 

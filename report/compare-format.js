@@ -45,8 +45,8 @@ function compareMarkdown (result) {
   const { a, b, envDiffs, cells, band, onlyA, onlyB } = result
   const s = summary(result)
   const cell = (f) => `${ratioText(f)}${mark(f, band) ? ` **${mark(f, band)}**` : ''}`
-  const lines = [`# Compare: B/A`, '', `- A: ${a.dir} (${a.env.command}, Node ${a.env.node}, ${a.env.cpus} cores)`,
-    `- B: ${b.dir} (${b.env.command}, Node ${b.env.node}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
+  const lines = [`# Compare: B/A`, '', `- A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)`,
+    `- B: ${b.dir} (${b.env.command}, Node ${b.env.serverNodes.join(', ')}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
       : ['| field | A | B |', '|---|---|---|', ...envDiffs.map((d) => `| ${d.field} | ${d.a} | ${d.b} |`)]),
     '', `## Shared cells (${cells.length})`, '', s.verdict, s.shift, '', s.method, '',
@@ -68,8 +68,8 @@ function compareHtml (result) {
 <style>body { font: 15px/1.5 system-ui, sans-serif; max-width: 1060px; margin: 0 auto; padding: 20px; color: #222; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ed; text-align: left; }
 td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</style></head><body>
-<h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, Node ${a.env.node}, ${a.env.cpus} cores)</li>
-<li>B: ${b.dir} (${b.env.command}, Node ${b.env.node}, ${b.env.cpus} cores)</li></ul>
+<h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)</li>
+<li>B: ${b.dir} (${b.env.command}, Node ${b.env.serverNodes.join(', ')}, ${b.env.cpus} cores)</li></ul>
 <h2>Environment differences</h2>${envDiffs.length === 0 ? html`<p>None: the same Node, CPU, kernel, flags and packages.</p>`
   : html`<table class="env"><thead><tr><th>field</th><th>A</th><th>B</th></tr></thead><tbody>
   ${envDiffs.map((d) => html`<tr><td>${d.field}</td><td>${d.a}</td><td>${d.b}</td></tr>`)}</tbody></table>`}

@@ -15,7 +15,8 @@ const { compareMarkdown, compareHtml } = require('./compare-format')
 const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', higher: 'faster', lower: 'slower' },
   { column: 'getP99', name: 'GET p99', higher: 'slower', lower: 'faster' },
   { column: 'putP99', name: 'PUT p99', higher: 'slower', lower: 'faster' }]
-const ENV_FIELDS = ['node', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
+const NODE_SUFFIX = /-node-[^-]+(?=-[AB]$|$)/ // sweep/grid.js cellId: node comes last, before an A/A label
+const ENV_FIELDS = ['node', 'serverNodes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
   'uvUseIoUring', 'schedPolicy', 'command', 'argv', 'gitCommit', 'gitDirty']
 const FAMILY_CONFIDENCE = 0.95
 
@@ -29,7 +30,9 @@ function readFolder (dir) {
     throw new CompareError(`${dir} is not a results folder: ${err.message}`)
   }
   if (results.format !== 'sweep') throw new CompareError(`${dir} is a ${results.format} folder: compare reads sweep, quick and run folders`)
-  const cells = groupCells(results)
+  // A folder whose servers ran one Node is matched without the version in its cell ids, so that
+  // two folders made on two versions compare cell by cell (the versions are an environment difference).
+  const cells = groupCells(results).map((c) => results.env.serverNodes.length === 1 ? { ...c, id: c.id.replace(NODE_SUFFIX, '') } : c)
   const aa = cells.filter((c) => c.aa)
   const pairs = [...new Set(aa.map((c) => c.id.replace(/-[AB]$/, '')))]
     .map((id) => pairedRatio(...['A', 'B'].map((v) => aa.find((c) => c.id === `${id}-${v}`) ?? { valid: [] })))

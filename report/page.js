@@ -64,14 +64,13 @@ ul.answers { padding-left: 20px; }
 function reportHtml ({ results, cells, charts, analysis }) {
   const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
-  const nodes = [...new Set(rows.map((r) => r.node).filter(Boolean))]
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Sync vs async fs servers: ${env.command} results</h1>
 <p class="lead">${name} · ${rows.length} runs in ${cells.length} cells${analysis?.noise.length > 0 &&
   ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
-Node ${nodes.length > 1 ? nodes.join(', ') : nodes[0] ?? env.node}</p></header>
+Node ${env.serverNodes.join(', ')}</p></header>
 ${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env, analysis.band)}
 ${analysis && answersSection(results, cells, analysis, charts)}
 ${excludedRuns(results)}

@@ -67,6 +67,9 @@ function readResults (dir) {
     return row
   })
   const { load, variants } = FORMATS[format]
+  // The Node versions the servers ran (the node column; older folders: the sweep's own).
+  const served = [...new Set(rows.map((r) => r.node).filter(Boolean))]
+  env.serverNodes = served.length > 0 ? served : [env.node]
   return { dir, env, format, load, variants, columns, rows,
     readCellJson: (row) => readJson(path.join(dir, row.json)) }
 }

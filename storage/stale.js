@@ -3,6 +3,7 @@
 // earlier run left behind (dead daemon or dead owner). Used by storage/mount.js and at start-up.
 
 const fs = require('node:fs')
+const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
 // /proc/mounts escapes space, tab, newline and backslash as \ooo.
@@ -61,14 +62,27 @@ function lazyUnmount (mountpoint) {
   return `fusermount3: ${why(res)}; umount: ${why(alt)}`
 }
 
+// /proc/mounts names real paths; a dead mount itself cannot be resolved, so its parent is.
+function realPath (dir) {
+  try {
+    return fs.realpathSync(dir)
+  } catch {
+    return path.join(fs.realpathSync(path.dirname(path.resolve(dir))), path.basename(dir))
+  }
+}
+
 /**
  * Unmounts delayfs mounts whose daemon or owner process is gone; never one whose daemon and owner live.
  * @param {function(string): void} [log] gets one line per mount (default: stderr)
+ * @param {string|null} [under] only mounts in this folder (a sweep's dataPath, so that runs with
+ *   other data folders, such as concurrent test runs, keep theirs); null: every one
  * @returns {Array<{ mountpoint: string, backing: string, ownerPid: number, daemonPid: number }>} the unmounted ones
  */
-function cleanStaleMounts (log = (line) => process.stderr.write(`${line}\n`)) {
+function cleanStaleMounts (log = (line) => process.stderr.write(`${line}\n`), under = null) {
+  const root = under && realPath(under)
+  const inside = (mountpoint) => root === null || mountpoint === root || mountpoint.startsWith(root + path.sep)
   const cleaned = []
-  for (const mount of delayfsMounts()) {
+  for (const mount of delayfsMounts().filter((m) => inside(m.mountpoint))) {
     const daemon = isDaemonAlive(mount.daemonPid)
     if (daemon && isAlive(mount.ownerPid)) continue
     const why = daemon ? `its owner pid ${mount.ownerPid} is gone` : `its daemon pid ${mount.daemonPid} is gone`

@@ -81,13 +81,13 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   writeJson(envFile, env)
   const append = createSummary(path.join(dir, 'summary.csv'), columns)
   fs.mkdirSync(config.dataPath, { recursive: true })
+  // A mount an earlier, killed run left in dataPath would break or slow this one (and its folder's removal).
+  cleanStaleMounts((line) => process.stderr.write(`${command}: ${line}\n`), config.dataPath)
   for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
   const data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
   const dataRoot = data.root
   process.stderr.write(`${command}: ${runs.length} runs into ${dir}\n`)
   for (const note of notes) process.stderr.write(`${command}: ${note}\n`)
-  // A mount an earlier, killed run left behind would break or slow this one.
-  cleanStaleMounts((line) => process.stderr.write(`${command}: ${line}\n`))
 
   const controller = new AbortController()
   const { signal } = controller

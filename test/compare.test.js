@@ -39,6 +39,19 @@ t.test('compare lists the environment differences first, then marks the one cell
   t.notMatch(html, /<script|<link|\ssrc=/, 'the page loads nothing')
 })
 
+t.test('a folder made with --node matches cells by their settings, its version an environment difference', async (t) => {
+  // AFTER as `--node=22` writes it: the version in every cell id (before an A/A label).
+  const dir = t.testdir()
+  fs.copyFileSync(path.join(AFTER, 'env.json'), path.join(dir, 'env.json'))
+  const csv = fs.readFileSync(path.join(AFTER, 'summary.csv'), 'utf8')
+  fs.writeFileSync(path.join(dir, 'summary.csv'), csv.replace(/^([a-z-]+-s\d+-c\d+)(-[AB])?,/gm, '$1-node-v22.23.3$2,'))
+  const { status, stdout, stderr } = compare(BEFORE, dir, `--html=${path.join(dir, 'compare.html')}`)
+  t.equal(status, 0, stderr)
+  t.match(stdout, '## Shared cells (4)')
+  t.match(row(stdout, 'sync-s1-c4'), /^\| sync-s1-c4 \| 2,970 \| 4,500 \| 1\.51× /)
+  t.match(stdout, '| serverNodes | ["v20.20.2"] | ["v22.23.3"] |')
+})
+
 t.test('a folder compared with itself changes nothing, and the page goes next to B by default', async (t) => {
   const dir = t.testdir()
   for (const name of ['a', 'b']) fs.cpSync(BEFORE, path.join(dir, name), { recursive: true })

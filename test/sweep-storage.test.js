@@ -11,7 +11,7 @@ const { setTimeout: sleep } = require('node:timers/promises')
 const t = require('tap')
 const { startSweep, runSweep, resultsDir, readSummary, loggedPids } = require('./fixtures/sweep-run')
 const { checkFuse } = require('../storage')
-const { delayfsMounts, isAlive } = require('../storage/stale')
+const { delayfsMounts, isAlive, cleanStaleMounts } = require('../storage/stale')
 const { groupMembers } = require('../sweep/process-group')
 
 const skip = checkFuse()
@@ -68,21 +68,32 @@ t.test('SIGKILL of the sweep mid-cell leaves no mount, daemon or server after 5 
   t.same(left(), [], 'no mount, daemon, server or client is left')
 })
 
-t.test('a stale mount of an earlier run is unmounted at the next start, with one line', { skip }, async (t) => {
+t.test('a stale mount of an earlier run in its dataPath is unmounted at the next start, with one line; one elsewhere is left', { skip }, async (t) => {
+  let elsewhere = null
+  // Registered before the test folder, so that it runs before the folder is removed.
+  t.teardown(() => elsewhere && cleanStaleMounts(() => {}, elsewhere))
   const f = folders(t)
-  const dir = t.testdir({ backing: {}, mnt: {} })
-  const mnt = path.join(dir, 'mnt')
   // An owner that mounts, then dies with its daemon by SIGKILL: the mount stays, dead.
-  const owner = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'storage-owner.js'), path.join(dir, 'backing'), mnt, 'wait'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const [line] = await once(owner.stdout.setEncoding('utf8'), 'data')
-  const daemon = Number(/ready (\d+)/.exec(line)[1])
-  process.kill(daemon, 'SIGKILL')
-  owner.kill('SIGKILL')
-  await once(owner, 'exit')
-  t.equal(delayfsMounts().filter((m) => m.mountpoint === mnt).length, 1, 'a dead mount is left')
+  const deadMount = async (mnt) => {
+    const backing = `${mnt}-backing`
+    fs.mkdirSync(mnt)
+    fs.mkdirSync(backing)
+    const owner = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'storage-owner.js'), backing, mnt, 'wait'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const [line] = await once(owner.stdout.setEncoding('utf8'), 'data')
+    process.kill(Number(/ready (\d+)/.exec(line)[1]), 'SIGKILL')
+    owner.kill('SIGKILL')
+    await once(owner, 'exit')
+  }
+  const mnt = path.join(f.root, 'data', 'stale') // in the sweep's dataPath
+  elsewhere = path.join(f.root, 'other') // another run's, which this sweep leaves alone
+  await deadMount(mnt)
+  await deadMount(elsewhere)
+  t.equal(delayfsMounts().filter((m) => m.mountpoint === mnt || m.mountpoint === elsewhere).length, 2, 'two dead mounts are left')
   const { code, stderr } = await runSweep(t, ['run', 'sync', '--nClients=1', '--nOperations=50', ...f.args])
   t.equal(code, 0, stderr)
   t.equal(stderr.split('\n').filter((l) => l.includes(mnt)).length, 1, 'one line names it')
   t.match(stderr, /stale delayfs mount/)
   t.same(delayfsMounts().filter((m) => m.mountpoint === mnt), [], 'it is gone')
+  t.notMatch(stderr, elsewhere, 'the one outside its dataPath is not its business')
+  t.equal(cleanStaleMounts(() => {}, elsewhere).length, 1, 'and is still there for its own run to clean')
 })
