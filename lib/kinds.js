@@ -1,6 +1,7 @@
 'use strict'
 // The server kinds: the store each uses (sync or async fs) and its process model (one process, a
-// node:cluster primary and workers, or independent processes sharing a port with reusePort).
+// node:cluster primary and workers, independent processes sharing a port with reusePort, or
+// single-process servers behind HAProxy).
 // Shared by servers, sweep, report and tests; it imports none of them.
 
 const os = require('node:os')
@@ -12,7 +13,10 @@ const KINDS = {
   'sync-cluster': { store: 'sync', model: 'cluster' },
   'async-cluster': { store: 'async', model: 'cluster' },
   'sync-reuseport': { store: 'sync', model: 'reuseport' },
-  'async-reuseport': { store: 'async', model: 'reuseport' }
+  'async-reuseport': { store: 'async', model: 'reuseport' },
+  // nServers single-process servers behind HAProxy, which spreads requests (balancer/).
+  'sync-lb': { store: 'sync', model: 'lb' },
+  'async-lb': { store: 'async', model: 'lb' }
 }
 const KIND_NAMES = Object.keys(KINDS)
 // server.listen({ reusePort }) arrived in Node 23.1.0 and was backported to 22.12.0.
@@ -31,7 +35,7 @@ function isMultiProcess (kind) {
 /**
  * The kind with a store and a model, e.g. kindOf('async', 'single') is 'async'.
  * @param {'sync'|'async'} store
- * @param {'single'|'cluster'|'reuseport'} model
+ * @param {'single'|'cluster'|'reuseport'|'lb'} model
  * @returns {string|undefined}
  */
 function kindOf (store, model) {
@@ -66,12 +70,14 @@ function reusePortProblem ({ version = process.version, platform = process.platf
 }
 
 /**
- * Why a kind cannot run on a Node and kernel, or null when it can.
+ * Why a kind cannot run on a Node and kernel (or, for the balanced kinds, without HAProxy here),
+ * or null when it can.
  * @param {string} kind a name in KINDS
  * @param {{ version?: string, platform?: string, release?: string }} [where] defaults: this process
  * @returns {string|null}
  */
 function kindProblem (kind, where) {
+  if (KINDS[kind].model === 'lb') return require('../balancer/haproxy').checkHaproxy()
   return KINDS[kind].model === 'reuseport' ? reusePortProblem(where) : null
 }
 

@@ -5,12 +5,14 @@
 const { KINDS } = require('./read')
 
 /**
- * The settings columns (uvThreadpoolSize, schedPolicy, ...) that take more than one value.
+ * The settings columns (uvThreadpoolSize, schedPolicy, ...) that take more than one value. An
+ * empty value is a setting that means nothing for its cell (balance for a kind without HAProxy):
+ * one value besides it is not a variation, so the cells it is moot for chart beside the others.
  * @param {{ rows: object[], variants: string[] }} results from readResults
  * @returns {string[]}
  */
 function varyingSettings ({ rows, variants }) {
-  return variants.filter((c) => new Set(rows.map((r) => r[c])).size > 1)
+  return variants.filter((c) => new Set(rows.map((r) => r[c]).filter((v) => v !== '')).size > 1)
 }
 
 /**

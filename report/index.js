@@ -14,6 +14,7 @@ const { buildCharts } = require('./charts')
 const { reportHtml } = require('./page')
 const { compareVersions } = require('./versions')
 const { compareModels } = require('./models')
+const { comparePlacement } = require('./placement')
 const { versionsMarkdown } = require('./versions-view')
 const { wantsHelp, entryHelp } = require('../lib/help')
 
@@ -34,7 +35,7 @@ function renderReport (dir) {
   const band = noiseBandOf(noise)
   const analysis = results.format === 'sweep'
     ? { ...compareKinds(cells), noise, band, fits: fitScaling(cells), crossover: crossoverGroups(cells, band),
-      versions: compareVersions(results, cells), models: compareModels(cells) }
+      versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells) }
     : null
   const charts = buildCharts(results, cells, analysis ?? undefined)
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })

@@ -11,6 +11,7 @@ const { answerSection } = require('./answer-storage')
 const { answersSection } = require('./answers')
 const { versionsSection } = require('./versions-view')
 const { modelsSection } = require('./models')
+const { placementSection } = require('./placement')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -75,7 +76,8 @@ ${analysis && answersSection(results, cells, analysis, charts)}
 ${excludedRuns(results)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
 ${analysis && headlineSection(results, cells, analysis)}
-${analysis?.models && modelsSection(analysis.models)}
+${analysis?.models && modelsSection(analysis.models, analysis.band)}
+${analysis?.placement && placementSection(analysis.placement, analysis.band)}
 ${analysis?.versions && versionsSection(analysis.versions)}
 ${analysis && noiseSection(analysis.noise, analysis.band)}
 <section><h2>Environment</h2>${environment(env)}</section>

@@ -18,9 +18,11 @@ const FORMATS = {
     optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
       'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
       'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
-      'node', 'v8', 'uv', 'framework'],
+      'node', 'v8', 'uv', 'framework', 'balance', 'balancerRequests', 'balancerFairness', 'balancerCpuPerReqUs',
+      'cpuset', 'serverCpus', 'clientCpus', 'hosts', 'rtt', 'rttMethod', 'rttMeasuredUs'],
     load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node']
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node',
+      'balance', 'cpuset', 'hosts', 'rtt']
   },
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
@@ -33,7 +35,8 @@ const FORMATS = {
 }
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
-  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync', 'node', 'v8', 'uv', 'framework'])
+  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync', 'node', 'v8', 'uv', 'framework', 'balance',
+  'cpuset', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

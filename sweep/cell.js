@@ -11,6 +11,7 @@ const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer } = require('./harness')
 const { runGroup, groupCpuUs, processCpuUs } = require('./process-group')
 const { writeText } = require('./results')
+const { connectRun } = require('./placement')
 
 const CLIENT = path.join(ROOT, 'client')
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
@@ -20,7 +21,9 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvT
   'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
   'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
   'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
-  'node', 'v8', 'uv', 'framework']
+  'node', 'v8', 'uv', 'framework',
+  'balance', 'balancerRequests', 'balancerFairness', 'balancerCpuPerReqUs', 'cpuset', 'serverCpus', 'clientCpus',
+  'hosts', 'rtt', 'rttMethod', 'rttMeasuredUs']
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -69,6 +72,13 @@ function writeHgrms (dir, jsonFile, json) {
   }
 }
 
+// HAProxy's own figures of the measured phase (balancer/stats.js), for the -lb kinds.
+function balancerColumns (json) {
+  const b = json?.serverStats?.balancer
+  if (!b) return {}
+  return { balancerRequests: b.requests, balancerFairness: Number(b.fairness.toFixed(4)), balancerCpuPerReqUs: b.cpuPerRequestUs ?? undefined }
+}
+
 /** Why the client's run is invalid, or '' if it is valid. A full disk says so first. */
 function judge (client, json, log, timeoutMs) {
   // A client that wrote a complete JSON but did not exit hit Node 20's deadlock at shutdown
@@ -93,13 +103,20 @@ function judge (client, json, log, timeoutMs) {
  */
 async function runClientCell (run, ctx) {
   const { cell, repeat, order } = run
-  const fields = await withServer(run, ctx, async ({ server, storage, log, configFile, files }) => {
+  const fields = await withServer(run, ctx, async ({ server, storage, placement, log, configFile, files }) => {
     const storageNow = async () => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
     const storageStart = await storageNow()
     const cpuStart = groupCpuUs(server.child.pid)
-    const client = await runGroup(CLIENT, [`--config=${configFile}`, `--serverPort=${server.port}`,
-      `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
-    { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path })
+    // The client's way to the server: the configured address, or the namespace's with the cell's round trip.
+    const link = await connectRun(ctx.hosts ?? null, cell.rtt ?? 0, server.port)
+    let client, linkFields
+    try {
+      client = await runGroup(CLIENT, [`--config=${configFile}`, ...(link.host ? [`--serverHostname=${link.host}`] : []), `--serverPort=${link.port}`,
+        `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
+      { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path, prefix: placement.clientPrefix })
+    } finally {
+      linkFields = await link.close()
+    }
     const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
     const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
@@ -107,7 +124,7 @@ async function runClientCell (run, ctx) {
     // The server says which Node each of its processes ran: it must be the cell's.
     const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
     const reason = judge(client, json, log, ctx.options.cellTimeout) || (ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : '')
-    return { ...(json && measures(json)), ...costFigures(json), ...(storage && storageFigures(storageStart, storageEnd, json)), serverCpuUs, json: json ? files.json : '', reason }
+    return { ...(json && measures(json)), ...costFigures(json), ...balancerColumns(json), ...(storage && storageFigures(storageStart, storageEnd, json)), ...linkFields, serverCpuUs, json: json ? files.json : '', reason }
   })
   return {
     cell: cell.id,
@@ -131,6 +148,8 @@ async function runClientCell (run, ctx) {
     node: cell.node,
     v8: cell.v8,
     uv: cell.uv,
+    balance: cell.balance ?? '',
+    rtt: cell.rtt ?? 0,
     ...fields
   }
 }

@@ -12,6 +12,8 @@ const { schedule } = require('./schedule')
 const { nodeSpec, resolveNodes, resolveClientNode } = require('./nodes')
 const { supportedLts } = require('../lib/node-lines')
 const { checkFuse } = require('../storage')
+const { placementProblem, hostsOption, rttValue, cpusetValue } = require('./placement')
+const { BALANCE } = require('../balancer/haproxy-config')
 
 const MAX_IO_DELAY_US = 10000000
 const kind = (v) => {
@@ -27,8 +29,8 @@ const RUN_OPTIONS = {
   readyTimeout: int(1),
   keepData: bool
 }
-const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false } // and a random seed
-const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec }
+const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false, hosts: 'local' } // and a random seed
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
 const CELL_TIMEOUT_MS = 300000
 const SWEEP_LISTS = {
   kinds: kind,
@@ -49,13 +51,17 @@ const SWEEP_LISTS = {
   framework: SCHEMA.framework,
   uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) },
   fsync: SCHEMA.fsync,
-  node: nodeSpec
+  node: nodeSpec,
+  // Where the processes run (sweep/placement.js) and how HAProxy balances (the -lb kinds).
+  cpuset: cpusetValue,
+  rtt: rttValue,
+  balance: (v) => { if (!BALANCE.includes(v)) throw `must be one of ${BALANCE.join(', ')}`; return v }
 }
 // The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', framework: 'fw-', uvUseIoUring: 'iou', fsync: 'fs-', node: 'node-' }
+const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', framework: 'fw-', uvUseIoUring: 'iou', fsync: 'fs-', node: 'node-', cpuset: 'cpu-', rtt: 'rtt', balance: 'lb-' }
 // Dimensions that mean nothing for some cells, which get '' instead, so they are not run twice:
 // the async API for a sync kind, the queue depth for a plain folder.
-const MOOT = { asyncApi: (c) => KINDS[c.kind].store === 'sync', ioDepth: (c) => c.ioDelay === 'off' }
+const MOOT = { asyncApi: (c) => KINDS[c.kind].store === 'sync', ioDepth: (c) => c.ioDelay === 'off', balance: (c) => KINDS[c.kind].model !== 'lb' }
 const IO_DEPTH_DEFAULT = 64
 // The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
 const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [4], ioDelay: ['off', 1000] }
@@ -154,6 +160,9 @@ function planSweep (command, argv, runKind) {
     framework: [config.framework],
     uvUseIoUring: [uvUseIoUring()],
     fsync: [config.fsync],
+    cpuset: ['shared'],
+    rtt: [0],
+    balance: ['roundrobin'],
     ...preset.lists,
     ...lists,
     node: nodes.map((n) => n.node),
@@ -161,6 +170,12 @@ function planSweep (command, argv, runKind) {
     aa: options.aa
   }
   const dims = (g) => Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
+  // A balanced kind asked for by name needs HAProxy; one in a preset's list is left out, saying why.
+  const asked = (lists.kinds || runKind !== undefined) && grid.kinds.find((k) => KINDS[k].model === 'lb')
+  const noHaproxy = asked && kindProblem(asked)
+  if (noHaproxy) throw new ConfigError(`${asked}: ${noHaproxy}`)
+  const placement = placementProblem({ hosts: options.hosts, rtts: grid.rtt, cpusets: grid.cpuset })
+  if (placement) throw new ConfigError(placement)
   const { slice, notes } = planSlice(preset, lists)
   const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || (d === 'node' && preset.node))
   const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
@@ -175,7 +190,7 @@ function planSweep (command, argv, runKind) {
     if (cells.has(id)) continue
     const problem = kindProblem(combo.kind, { version: combo.node })
     if (problem) {
-      cannot.set(`${combo.kind} on Node ${combo.node}`, problem)
+      cannot.set(KINDS[combo.kind].model === 'lb' ? combo.kind : `${combo.kind} on Node ${combo.node}`, problem)
       continue
     }
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value

@@ -13,9 +13,10 @@ const { supportedLts } = require('../lib/node-lines')
 
 const COMMANDS = {
   quick: ['quick', 'a small grid: all kinds, nServers 2, nClients 4, 6 rounds, nOperations 2000, the A/A cell,\n' +
-    '                 plus sync and async at 1 ms storage when FUSE works (about 4 min)'],
+    '                 plus sync and async at 1 ms storage when FUSE works (about 4 min with 4 kinds, more with\n' +
+    '                 the reuseport and -lb kinds)'],
   sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 6 rounds, nOperations 5000,\n' +
-    '                 plus the A/A cell (15-20 min on 2 cores; more with the reuseport kinds)'],
+    '                 plus the A/A cell (15-20 min on 2 cores with 4 kinds; more with the reuseport and -lb kinds)'],
   versions: ['versions', 'the version table: sync and async in one process, nClients 4, 6 rounds, nOperations\n' +
     '                 3000, on the system node and every supported LTS line (missing ones are installed);\n' +
     '                 writes versions.md beside the report'],
@@ -35,7 +36,7 @@ const COMMANDS = {
 /** What each list flag of the grid means (sweep/grid.js SWEEP_LISTS). */
 const LIST_HELP = {
   kinds: 'server kinds',
-  nServers: 'workers of the multi-process kinds, cluster and reuseport (sync and async always run one process)',
+  nServers: 'workers of the multi-process kinds, cluster and reuseport, or backends of the -lb kinds (sync and async always run one process)',
   nClients: 'client processes',
   uvThreadpoolSize: 'libuv thread pool of the server (reaches it as UV_THREADPOOL_SIZE)',
   schedPolicy: 'how a cluster primary hands out connections: rr or none (NODE_CLUSTER_SCHED_POLICY)',
@@ -47,7 +48,10 @@ const LIST_HELP = {
   framework: 'the app on express or on plain node:http (what the framework costs)',
   uvUseIoUring: 'libuv\'s io_uring for the server\'s file I/O, 0 or 1 (UV_USE_IO_URING)',
   fsync: 'durability of a PUT: none, each (fdatasync before the answer) or group (one flush for the PUTs that arrived meanwhile; async kinds only)',
-  node: 'the Node each cell\'s server runs on: a major (the newest cached, else installed into .node-cache/), a full version (24.21.0), system (the node on PATH) or a path to a binary; a kind that Node cannot run (reuseport before 22.12) is skipped'
+  node: 'the Node each cell\'s server runs on: a major (the newest cached, else installed into .node-cache/), a full version (24.21.0), system (the node on PATH) or a path to a binary; a kind that Node cannot run (reuseport before 22.12) is skipped',
+  cpuset: 'shared = client and server on every core; split = the server side (with HAProxy) and the client pinned to disjoint cores (taskset)',
+  rtt: 'ms of round trip added between the client and the server (needs --hosts=netns): netem, or a relay where the kernel has none',
+  balance: 'how HAProxy picks a backend per request in the -lb kinds: roundrobin or leastconn'
 }
 
 /** What each option of the commands that run cells means (sweep/grid.js SWEEP_OPTIONS, sweep/peak.js PEAK_OPTIONS). */
@@ -62,7 +66,8 @@ const OPTION_HELP = {
   connections: 'autocannon\'s connections',
   duration: 'seconds of each autocannon run',
   pipelining: 'requests in flight per connection',
-  clientNode: 'the one Node every client runs on, as for --node'
+  clientNode: 'the one Node every client runs on, as for --node',
+  hosts: 'local = client and server on this host\'s loopback; netns = the server side in a network namespace of its own, joined by a veth pair (root)'
 }
 
 // The commands that run no cell: their usage and what they write.
@@ -96,7 +101,10 @@ function gridDefaults (commands) {
     ioDelay: 'off',
     ioDepth: IO_DEPTH_DEFAULT,
     uvUseIoUring: `this shell's, ${uvUseIoUring()}`,
-    node: 'the Node running this script'
+    node: 'the Node running this script',
+    cpuset: 'shared',
+    rtt: 0,
+    balance: 'roundrobin'
   }
   const value = (key) => (c) => {
     if (c === 'run' && key === 'kinds') return 'the KIND given'

@@ -84,16 +84,18 @@ async function emptied (pgid, ms) {
  * stderr into the log.
  * @param {string} script
  * @param {string[]} args
- * @param {{ log: object, env?: object, stdout?: 'pipe', execPath?: string }} how `stdout` defaults
- *   to the log; execPath is the node binary (default: the one running this process)
+ * @param {{ log: object, env?: object, stdout?: 'pipe', execPath?: string, prefix?: string[] }} how `stdout`
+ *   defaults to the log; execPath is the node binary (default: the one running this process); prefix:
+ *   a command that execs node where it should run (`ip netns exec NS`, `taskset -c 0`), the pid stays
  * @returns {import('node:child_process').ChildProcess}
  */
-function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath }) {
+function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath, prefix = [] }) {
   // The child watches us through its stdin (lib/parent-watch.js): a SIGKILL of the sweep ends it too.
-  const child = spawn(execPath, [script, ...args], { detached: true, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
+  const [command, ...first] = [...prefix, execPath]
+  const child = spawn(command, [...first, script, ...args], { detached: true, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
   live.add(child)
   const node = execPath === process.execPath ? 'node' : execPath
-  log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): ${node} ${path.relative(ROOT, script)} ${args.join(' ')}\n`)
+  log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): ${[...prefix, node].join(' ')} ${path.relative(ROOT, script)} ${args.join(' ')}\n`)
   return child
 }
 
@@ -130,12 +132,12 @@ async function stopNow (child, log) {
  * Runs `node script args` in its own group to its end, or stops it at the time limit or abort.
  * @param {string} script
  * @param {string[]} args
- * @param {{ log: object, timeoutMs: number, signal: AbortSignal, execPath?: string }} how
+ * @param {{ log: object, timeoutMs: number, signal: AbortSignal, execPath?: string, prefix?: string[] }} how
  * @returns {Promise<{ code: number|null, signal: string|null, timedOut: boolean }>}
  * @throws the abort reason once the group is stopped, if aborted
  */
-async function runGroup (script, args, { log, timeoutMs, signal, execPath }) {
-  const child = spawnGroup(script, args, { log, execPath })
+async function runGroup (script, args, { log, timeoutMs, signal, execPath, prefix }) {
+  const child = spawnGroup(script, args, { log, execPath, prefix })
   const stop = () => stopGroup(child, log)
   let timedOut = false
   const timer = setTimeout(() => { timedOut = true; stop() }, timeoutMs)

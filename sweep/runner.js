@@ -14,6 +14,8 @@ const { createResultsDir, writeJson, createSummary } = require('./results')
 const { createDataRoot, removeLeftovers } = require('./data-root')
 const { formatTable } = require('./table')
 const { cleanStaleMounts } = require('../storage')
+const { openHosts } = require('./placement')
+const { cleanStaleRunDirs } = require('../balancer/run-dir')
 
 /**
  * Renders a results folder's report and prints the path of report.html on stdout.
@@ -47,9 +49,30 @@ function progressBar (total) {
  * @param {{ command: string, config: object, options: object, grid: object, runs: object[], envExtra?: object }} plan
  * @param {{ columns: string[], runCell: Function, table: object[], marks?: object[] }} kind summary columns, how to run
  *   one, figures and marks for the table (sweep/table.js)
- * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 128 + signal if interrupted
+ * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 2 the server's namespace
+ *   cannot be made (--hosts=netns), 128 + signal if interrupted
  */
 async function runPlan (plan, { columns, runCell, table, marks }) {
+  const { command, config, options, grid, runs } = plan
+  const say = (line) => process.stderr.write(`${command}: ${line}\n`)
+  // What a killed run left (namespaces, HAProxy folders) goes first; then this run's namespace.
+  cleanStaleRunDirs(say)
+  let hosts
+  try {
+    hosts = openHosts(options.hosts ?? 'local', say)
+  } catch (err) {
+    process.stderr.write(`run_benchmark.sh: ${err.message}\n`)
+    return 2
+  }
+  if (hosts) say(`server side in namespace ${hosts.name} at ${hosts.server}, client at ${hosts.client} (${hosts.netem ? 'netem' : `no netem here (${hosts.netemProblem}): a relay adds the round trip`})`)
+  try {
+    return await runHosted(plan, { columns, runCell, table, marks }, hosts)
+  } finally {
+    for (const failed of hosts?.remove() ?? []) say(`could not remove: ${failed}`)
+  }
+}
+
+async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   const { command, config, options, grid, runs } = plan
   const dir = createResultsDir(options.results ?? path.join(ROOT, 'results'), command)
   const envFile = path.join(dir, 'env.json')
@@ -80,7 +103,7 @@ async function runPlan (plan, { columns, runCell, table, marks }) {
   try {
     for (const run of runs) {
       bar?.update({ run: `${run.cell.id} r${run.repeat}` })
-      const row = await runCell(run, { dir, dataRoot, options, signal }).catch((err) => {
+      const row = await runCell(run, { dir, dataRoot, options, signal, hosts }).catch((err) => {
         if (!signal.aborted) throw err
       })
       if (row) {

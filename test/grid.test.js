@@ -5,7 +5,7 @@ const t = require('tap')
 const os = require('node:os')
 const { ConfigError } = require('../lib/config')
 const { planSweep, cellId, sizedValue } = require('../sweep/grid')
-const { reusePortProblem } = require('../lib/kinds')
+const { reusePortProblem, kindProblem } = require('../lib/kinds')
 const { checkFuse } = require('../storage')
 
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
@@ -30,7 +30,9 @@ t.test('the quick grid: nServers only for cluster kinds, each cell validated wit
   const fuse = checkFuse()
   // The reuseport kinds too, on a Node that has reusePort.
   const reuse = reusePortProblem() ? [] : ['async-reuseport-s2-c4', 'sync-reuseport-s2-c4']
-  const main = ['async-cluster-s2-c4', 'async-s1-c4', 'sync-cluster-s2-c4', 'sync-s1-c4', ...reuse].sort()
+  // And the balanced kinds where HAProxy is installed.
+  const lb = kindProblem('sync-lb') ? [] : ['async-lb-s2-c4', 'sync-lb-s2-c4']
+  const main = ['async-cluster-s2-c4', 'async-s1-c4', 'sync-cluster-s2-c4', 'sync-s1-c4', ...reuse, ...lb].sort()
   const aa = `async-cluster-s${servers}-c4`
   if (fuse) {
     t.same(ids, [...main, `${aa}-A`, `${aa}-B`].sort())
@@ -41,7 +43,8 @@ t.test('the quick grid: nServers only for cluster kinds, each cell validated wit
     t.same(plan.notes, [])
   }
   t.equal(plan.runs.length, 6 * ids.length, 'every cell once per round')
-  t.same(plan.envExtra.skipped, reusePortProblem() ? ['sync-reuseport', 'async-reuseport'].map((k) => `${k} on Node ${process.version}: ${reusePortProblem()}`) : [])
+  t.same(plan.envExtra.skipped, [...(reusePortProblem() ? ['sync-reuseport', 'async-reuseport'].map((k) => `${k} on Node ${process.version}: ${reusePortProblem()}`) : []),
+    ...(kindProblem('sync-lb') ? ['sync-lb', 'async-lb'].map((k) => `${k}: ${kindProblem(k)}`) : [])])
   const cell = plan.runs.find((r) => r.cell.id.startsWith('sync-cluster-s2-c4')).cell
   t.match(cell.config, { nServers: 2, nClients: 4, nOperations: 50, serverPort: 0 })
   t.equal(plan.options.seed, 1)
@@ -112,7 +115,7 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
   t.same(ids('quick', ['--aa=sync:4:2']), ['async-s1-c2', 'sync-s1-c2-A', 'sync-s1-c2-B'], 'one process for a single-process kind')
   for (const [arg, message] of [
     ['--aa=on', /^--aa must be off or KIND:nServers:nClients \(e\.g\. async-cluster:2:4\), got "on"$/],
-    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, got "fast:2:4"$/],
+    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "fast:2:4"$/],
     ['--aa=async-cluster:0:4', /its nServers must be an integer from 1 to 256, got "async-cluster:0:4"$/],
     ['--aa=async:1:x', /its nClients must be an integer from 1 to 256, got "async:1:x"$/]
   ]) {

@@ -5,9 +5,9 @@ const t = require('tap')
 const { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem } = require('../lib/kinds')
 
 t.test('every kind is a store and a process model, and each pair has exactly one kind', async (t) => {
-  t.same(KIND_NAMES, ['sync', 'async', 'sync-cluster', 'async-cluster', 'sync-reuseport', 'async-reuseport'])
+  t.same(KIND_NAMES, ['sync', 'async', 'sync-cluster', 'async-cluster', 'sync-reuseport', 'async-reuseport', 'sync-lb', 'async-lb'])
   for (const store of ['sync', 'async']) {
-    for (const model of ['single', 'cluster', 'reuseport']) {
+    for (const model of ['single', 'cluster', 'reuseport', 'lb']) {
       const kind = kindOf(store, model)
       t.same(KINDS[kind], { store, model }, `${store} × ${model} is ${kind}`)
       t.equal(isMultiProcess(kind), model !== 'single')

@@ -36,3 +36,11 @@ t.test('README states the Node versions package.json supports, and .ci/run tests
   t.match(ci, /^if lts_node=\$\(node sweep\/node-command\.js install lts\); then$/m, 'installs the newest LTS before npm ci')
   t.match(ci, /^ {2}PATH="\$lts_bin:\$PATH" \.\/run_benchmark\.sh quick /m, 'and runs a mini sweep on it')
 })
+
+t.test('the placement and balancer flags have a row in the flags table with their default', async (t) => {
+  for (const [flag, shown] of [['balance', '`roundrobin`'], ['cpuset', '`shared`'], ['hosts', '`local`'], ['rtt', '`0`']]) {
+    const row = readme.split('\n').find((line) => line.startsWith(`| \`--${flag}=`))
+    t.ok(row, `--${flag} has a row`)
+    t.ok(row && row.split(' | ')[1] === shown, `--${flag} row shows ${shown}`)
+  }
+})

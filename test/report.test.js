@@ -205,7 +205,7 @@ t.test('a missing or malformed input gives an Error naming the file', async (t) 
     ['a word in a number column', (dir) => edit(dir, (s) => s.replace(',1064,', ',fast,')),
       /summary\.csv line 2: opsPerSec must be a number, got "fast"/],
     ['an unknown kind', (dir) => edit(dir, (s) => s.replace(',sync,', ',../../x,')),
-      /summary\.csv line 2: kind must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, got "\.\.\/\.\.\/x"/],
+      /summary\.csv line 2: kind must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "\.\.\/\.\.\/x"/],
     ['a bad flag', (dir) => edit(dir, (s) => s.replace(',false,true,', ',false,yes,')),
       /summary\.csv line 2: valid must be true or false, got "yes"/],
     ['a missing cell JSON', remove('cells/c02-r2.json'), /c02-r2\.json: ENOENT/]

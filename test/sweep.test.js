@@ -197,7 +197,7 @@ t.test('a bad flag exits 2 with one line naming the flag and value, and writes n
   const f = folders(t)
   for (const [args, message] of [
     [['quick', '--nClients=1,zero'], /--nClients must be an integer from 1 to 256, got "zero" in "1,zero"/],
-    [['sweep', '--kinds=sync,fast'], /--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, got "fast"/],
+    [['sweep', '--kinds=sync,fast'], /--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "fast"/],
     [['quick', '--repeats=0'], /--repeats must be an integer from 1 to 1000, got "0"/],
     [['run'], /run needs a KIND/],
     [['fly'], /unknown command "fly"/]

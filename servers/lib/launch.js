@@ -61,4 +61,4 @@ function launch (kind, argv = process.argv.slice(2)) {
   return runWorker(kind, config)
 }
 
-module.exports = { launch }
+module.exports = { launch, runSingle }

@@ -1,0 +1,127 @@
+'use strict'
+// HAProxy as a child of the balanced kinds' launcher: is it installed, start it on a written
+// configuration (tied to this process by a parent-death signal, so it cannot outlive it), ask its
+// statistics socket, and stop it.
+
+const { spawn, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const net = require('node:net')
+const path = require('node:path')
+const { setTimeout: sleep } = require('node:timers/promises')
+const { findOnPath } = require('../storage/check')
+
+const INSTALL = 'apt-get install -y haproxy'
+const SOCKET_TIMEOUT_MS = 2000
+const POLL_MS = 50
+
+/**
+ * Says whether HAProxy can run here: HAPROXY if set, else haproxy on the PATH or in /usr/sbin.
+ * @param {object} [env] environment whose HAPROXY and PATH are read
+ * @returns {string|null} null when it can, else one line saying what to install
+ */
+function checkHaproxy (env = process.env) {
+  if (!haproxyBinary(env)) return `haproxy is not installed${env.HAPROXY ? ` at HAPROXY=${env.HAPROXY}` : ''}: the balanced kinds need it (${INSTALL})`
+  if (!findTool('setpriv', env)) return 'setpriv is not on the PATH: it ties HAProxy to its launcher (apt-get install -y util-linux)'
+  return null
+}
+
+// Debian puts haproxy in /usr/sbin, which a user's PATH may lack.
+const findTool = (name, env = process.env) => findOnPath(name, [env.PATH || '', '/usr/sbin', '/usr/local/sbin', '/sbin'].join(path.delimiter))
+// HAPROXY names another build; an executable file, else none.
+const haproxyBinary = (env = process.env) => env.HAPROXY ? findOnPath(path.basename(env.HAPROXY), path.dirname(path.resolve(env.HAPROXY))) : findTool('haproxy', env)
+
+/**
+ * One command on HAProxy's statistics socket.
+ * @param {string} socket its path
+ * @param {string} command e.g. 'show stat'
+ * @returns {Promise<string>} the answer
+ */
+function askSocket (socket, command) {
+  return new Promise((resolve, reject) => {
+    const conn = net.connect(socket)
+    let answer = ''
+    conn.setEncoding('utf8').on('data', (d) => { answer += d })
+    conn.setTimeout(SOCKET_TIMEOUT_MS, () => conn.destroy(new Error(`no answer to ${command} in ${SOCKET_TIMEOUT_MS} ms`)))
+    conn.on('end', () => resolve(answer))
+    conn.on('error', reject)
+    conn.end(`${command}\n`)
+  })
+}
+
+/**
+ * `show stat` as one object per proxy row, keyed by the CSV header's names.
+ * @param {string} text the socket's answer
+ * @returns {object[]}
+ */
+function parseStat (text) {
+  const [header, ...rows] = text.split('\n').filter((line) => line.trim() !== '')
+  const names = header.replace(/^# /, '').split(',')
+  return rows.map((row) => Object.fromEntries(row.split(',').map((value, k) => [names[k], value])))
+}
+
+/**
+ * Starts `haproxy -db -f file` with SIGKILL as its parent-death signal.
+ * @param {{ file: string, socket: string, log: function(string): void }} how
+ * @returns {{ pid: number, exited: Promise<{ code: number|null, signal: string|null, stderr: string }>, stop(): Promise<void> }}
+ */
+function startHaproxy ({ file, socket, log }) {
+  const child = spawn(findTool('setpriv'), ['--pdeathsig', 'KILL', '--', haproxyBinary(), '-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d
+    for (const line of d.split('\n').filter(Boolean)) log(`haproxy: ${line}`)
+  })
+  const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })))
+  child.on('error', (err) => { stderr += err.message })
+  let stopping = null
+  // SIGUSR1 is HAProxy's soft stop: no new connections, answers in flight finish; SIGTERM after.
+  const stop = () => {
+    stopping ||= (async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGUSR1')
+      const timer = setTimeout(() => child.kill('SIGTERM'), 1500)
+      await exited
+      clearTimeout(timer)
+      fs.rmSync(socket, { force: true })
+    })()
+    return stopping
+  }
+  return { pid: child.pid, child, exited, stop }
+}
+
+/**
+ * Waits until HAProxy answers on its socket and a health check has passed for every backend.
+ * @param {{ socket: string, exited: Promise<object>, timeoutMs: number, backend?: string }} what
+ * @returns {Promise<object[]>} the `show stat` rows
+ * @throws {Error} if HAProxy exits first (with its last line) or the time runs out
+ */
+async function waitHaproxyReady ({ socket, exited, timeoutMs, backend = 'servers' }) {
+  let ended = null
+  exited.then((e) => { ended = e })
+  const deadline = Date.now() + timeoutMs
+  let last = 'its socket did not answer'
+  while (Date.now() < deadline) {
+    if (ended) {
+      const line = ended.stderr.trim().split('\n').filter((l) => /ALERT|cannot|error/i.test(l)).pop() || ended.stderr.trim().split('\n').pop()
+      throw new Error(`haproxy exited (${ended.signal || `code ${ended.code}`}): ${line || 'no message'}`)
+    }
+    try {
+      const rows = parseStat(await askSocket(socket, 'show stat'))
+      const servers = rows.filter((r) => r.pxname === backend && r.svname !== 'BACKEND')
+      const waiting = servers.filter((r) => r.status !== 'UP' || !/OK/.test(r.check_status))
+      if (servers.length > 0 && waiting.length === 0) return rows
+      last = `backends not yet checked up: ${waiting.map((r) => `${r.svname} ${r.status} ${r.check_status}`).join(', ')}`
+    } catch (err) {
+      last = `its socket did not answer: ${err.code || err.message}`
+    }
+    await sleep(POLL_MS)
+  }
+  throw new Error(`haproxy not ready within ${timeoutMs / 1000} s: ${last}`)
+}
+
+/** HAProxy's version line, or null. */
+function haproxyVersion () {
+  const res = spawnSync(haproxyBinary() || 'haproxy', ['-v'], { encoding: 'utf8' })
+  return res.status === 0 ? res.stdout.split('\n')[0] : null
+}
+
+module.exports = { checkHaproxy, askSocket, parseStat, startHaproxy, waitHaproxyReady, haproxyVersion, INSTALL }
