@@ -3,7 +3,7 @@
 // phase's operations, closed loop (next one when a connection is free) or open loop (on a schedule).
 
 const { Connection, getRequest, putRequest, hostHeader } = require('./http')
-const { createRecord, recordLatency, recordError, serializeRecord } = require('./stats')
+const { createRecord, recordLatency, recordError, serializeRecord, mergeRecords } = require('./stats')
 const { recordTag, createBitset, setBit, encodeBitset } = require('./ledger')
 const workload = require('../lib/workload')
 
@@ -12,9 +12,12 @@ const now = process.hrtime.bigint
 /**
  * A client process's load generator.
  * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
- * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<void>, result(): object, close(): void,
- *   progress(): number, announced(): string|null }} run's t0: when the phase started (hrtime), the origin
- *   of the open-loop schedule; result's reconnects: connections opened again in the measured phase
+ * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<number>,
+ *   window(from: number, to: number, t0: bigint): Promise<number>, settle(keep: boolean): void, result(): object, take(): object,
+ *   close(): void, progress(): number, announced(): string|null }} run's t0: when the phase started (hrtime),
+ *   the origin of the open-loop schedule; both resolve with the operations that failed; window: measured operations from..to-1 into pending records, which
+ *   settle keeps (adds to the measured ones) or drops; result's reconnects: connections opened again
+ *   since the measured phase (or the first window) began
  */
 function createClient ({ config, index, runId }) {
   const host = hostHeader(config.serverHostname, config.serverPort)
@@ -26,13 +29,14 @@ function createClient ({ config, index, runId }) {
   const acks = { w: createBitset(warmups), c: createBitset(operations) }
   const warmupRecords = records()
   const measuredRecords = records()
+  let pendingRecords = records() // a window's, until settle keeps or drops them
   const PHASES = {
     create: { tag: 'w', from: 0, to: creations, opAt: workload.warmupOperationAt, recs: warmupRecords },
     warm: { tag: 'w', from: creations, to: warmups, opAt: workload.warmupOperationAt, recs: warmupRecords },
     measure: { tag: 'c', from: 0, to: operations, opAt: workload.operationAt, recs: measuredRecords, open: config.rate > 0 }
   }
   let phase = null // the running phase: its definition plus next, due, finished, free, t0, resolve
-  let reopenedBefore = 0 // connections re-opened before the measured phase
+  let reopenedBefore = null // connections re-opened before the measured phase
 
   const slots = Array.from({ length: config.concurrency }, () => {
     const slot = { i: 0, type: 'GET', start: 0n }
@@ -42,7 +46,7 @@ function createClient ({ config, index, runId }) {
   })
 
   // Open loop: operation i is due at a fixed time, the processes interleaved, whatever the server does.
-  const dueAt = (i) => phase.t0 + BigInt(Math.round((i * config.nClients + index - 1) * 1e9 / config.rate))
+  const dueAt = (i) => phase.t0 + BigInt(Math.round(((i - phase.from) * config.nClients + index - 1) * 1e9 / config.rate))
 
   function dispatch () {
     while (phase.free.length > 0 && phase.next < phase.due) {
@@ -67,13 +71,14 @@ function createClient ({ config, index, runId }) {
     const rec = phase.recs[slot.type]
     if (kind === null && slot.type === 'PUT' && body !== 'success') kind = 'bad-body'
     if (kind !== null) {
+      phase.failed++
       recordError(rec, kind)
     } else {
       recordLatency(rec, us)
       if (slot.type === 'PUT') setBit(acks[phase.tag], slot.i)
     }
     phase.free.push(slot)
-    if (++phase.finished === phase.to) phase.resolve()
+    if (++phase.finished === phase.to) phase.resolve(phase.failed)
     else dispatch()
   }
 
@@ -86,16 +91,43 @@ function createClient ({ config, index, runId }) {
 
   const reopened = () => slots.reduce((n, slot) => n + Math.max(0, slot.conn.opened - 1), 0)
 
+  function start (def, t0) {
+    return new Promise((resolve) => {
+      phase = { ...def, next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, free: [...slots], t0, resolve }
+      if (def.from === def.to) resolve(0)
+      else if (def.open) tick()
+      else dispatch()
+    })
+  }
+
   return {
     run (name, t0 = now()) {
-      const def = PHASES[name]
       if (name === 'measure') reopenedBefore = reopened()
-      return new Promise((resolve) => {
-        phase = { ...def, next: def.from, due: def.open ? def.from : def.to, finished: def.from, free: [...slots], t0, resolve }
-        if (def.from === def.to) resolve()
-        else if (def.open) tick()
-        else dispatch()
-      })
+      return start(PHASES[name], t0)
+    },
+    window (from, to, t0) {
+      reopenedBefore ??= reopened()
+      return start({ ...PHASES.measure, from, to, recs: pendingRecords }, t0)
+    },
+    settle (keep) {
+      if (keep) {
+        for (const type of ['GET', 'PUT']) {
+          measuredRecords[type] = mergeRecords([measuredRecords[type], pendingRecords[type]])
+        }
+      }
+      pendingRecords = records()
+    },
+    /**
+     * The measured records so far as result() gives them, then starts them again, with fresh
+     * connections for what comes next (a new round of a sweep).
+     */
+    take () {
+      const taken = this.result()
+      measuredRecords.GET = createRecord()
+      measuredRecords.PUT = createRecord()
+      for (const slot of slots) slot.conn.drop()
+      reopenedBefore = reopened()
+      return taken
     },
     progress: () => phase === null ? 0 : phase.finished - phase.from,
     // What the server announced in an X-Bench-Stats field (the path of its telemetry), or null.
@@ -105,7 +137,7 @@ function createClient ({ config, index, runId }) {
       pid: process.pid,
       latency: { GET: serializeRecord(measuredRecords.GET), PUT: serializeRecord(measuredRecords.PUT) },
       warmup: { operations: warmups, errors: { GET: warmupRecords.GET.errors, PUT: warmupRecords.PUT.errors } },
-      reconnects: reopened() - reopenedBefore,
+      reconnects: reopened() - (reopenedBefore ?? reopened()),
       acks: { w: encodeBitset(acks.w), c: encodeBitset(acks.c) }
     }),
     close: () => { for (const slot of slots) slot.conn.close() }

@@ -27,7 +27,7 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
   const failed = errorTotal(merged.GET.errors) + errorTotal(merged.PUT.errors)
   const seconds = run.wallTimeMs / 1000
   const open = config.rate > 0
-  const achievedRate = open ? (completed + failed) / seconds : null
+  const achievedRate = open && seconds > 0 ? (completed + failed) / seconds : null
   const warmupErrors = byType((type) => mergeErrors(reported.map((p) => p.result.warmup.errors[type])))
   const warmup = {
     operations: sum(reported, (p) => p.result.warmup.operations),
@@ -45,10 +45,10 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
     startedAt: run.startedAt,
     wallTimeMs: run.wallTimeMs,
     operations: { planned: config.nOperations, completed, failed },
-    throughput: completed / seconds,
+    throughput: seconds > 0 ? completed / seconds : null, // a sweep round whose windows were all dropped measured nothing
     targetRate: open ? config.rate : null,
     achievedRate,
-    rateShortfall: open && achievedRate < SHORTFALL * config.rate,
+    rateShortfall: open && achievedRate !== null && achievedRate < SHORTFALL * config.rate,
     latency: byType((type) => summarize(merged[type])),
     // Every process's histogram of the type added up, raw (µs, hdr-histogram-js's compressed
     // base64): the sweep writes it out as .hgrm, the report merges it over repeats.
@@ -83,7 +83,7 @@ function formatSummary (report) {
   const { config, operations, latency, verification: v, warmup, clientCpuUs } = report
   const lines = [
     `client: ${operations.planned} operations, ${report.mode} loop, ${config.nClients} processes x ${config.concurrency} in flight, ` +
-    `in ${(report.wallTimeMs / 1000).toFixed(3)} s: ${operations.completed} succeeded (${report.throughput.toFixed(1)} ops/s), ${operations.failed} failed`
+    `in ${(report.wallTimeMs / 1000).toFixed(3)} s: ${operations.completed} succeeded (${(report.throughput ?? 0).toFixed(1)} ops/s), ${operations.failed} failed`
   ]
   for (const type of TYPES) {
     const s = latency[type]

@@ -6,6 +6,7 @@ const { fork } = require('node:child_process')
 const net = require('node:net')
 const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
+const { onGone } = require('./child-gone')
 const { planServerStats, resetServerStats, readServerStats } = require('./server-stats')
 
 const WORKER = path.join(__dirname, 'worker.js')
@@ -50,7 +51,8 @@ function startWorker (task, onProgress) {
     worker.waiting.delete(msg.type)
     resolve(msg)
   })
-  child.on('exit', (code, signal) => {
+  // Its result may still be in the channel when it exits: it is gone once both are over.
+  onGone(child, (code, signal) => {
     worker.exit = signal || code
     for (const resolve of worker.waiting.values()) resolve(null)
     worker.waiting.clear()
@@ -58,7 +60,7 @@ function startWorker (task, onProgress) {
   return worker
 }
 
-// Resolves with the worker's next message of this type, or null if it exits first.
+// Resolves with the worker's next message of this type, or null if it is gone first.
 function reply (worker, type) {
   return new Promise((resolve) => {
     const msg = worker.inbox.get(type)

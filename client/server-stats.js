@@ -94,4 +94,93 @@ function formatServerStats ({ processes, totals }) {
     `delay p99 ${p99s.length > 0 ? Math.max(...p99s) : '-'} µs (max over ${processes.length} processes), fairness ${fixed(totals.fairness, 3)}`
 }
 
-module.exports = { planServerStats, resetServerStats, readServerStats, formatServerStats }
+const median = (values) => {
+  const s = values.filter(Number.isFinite).sort((a, b) => a - b)
+  return s.length === 0 ? null : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const jain = (counts) => {
+  const total = counts.reduce((a, b) => a + b, 0)
+  const squares = counts.reduce((a, b) => a + b * b, 0)
+  return squares ? (total * total) / (counts.length * squares) : 1
+}
+
+/**
+ * Several telemetry windows of one server (a sweep round's windows of a cell) as one: per process,
+ * requests, CPU and window time add up, utilization is weighted by window time, and the event-loop
+ * delay figures are the median of the windows' (min the least, max the most); the totals and
+ * HAProxy's part are made again from the sums.
+ * @param {object[]} docs telemetry documents (GET /_stats)
+ * @returns {object|null} null without a document
+ */
+function mergeServerStats (docs) {
+  if (docs.length === 0) return null
+  const byPid = new Map()
+  for (const doc of docs) {
+    for (const p of doc.processes) {
+      const m = byPid.get(p.pid) ?? { pid: p.pid, role: p.role, node: p.node, requests: 0, windowMs: 0, busyMs: 0, cpuUs: { user: 0, system: 0 }, delays: [] }
+      m.requests += p.requests
+      m.windowMs += p.windowMs
+      m.busyMs += p.utilization * p.windowMs
+      m.cpuUs.user += p.cpuUs.user
+      m.cpuUs.system += p.cpuUs.system
+      m.delays.push(p.eventLoopDelayUs ?? {})
+      byPid.set(p.pid, m)
+    }
+  }
+  const processes = [...byPid.values()].map(({ busyMs, delays, ...p }) => {
+    const of = (key) => delays.map((d) => d[key]).filter(Number.isFinite)
+    return {
+      ...p,
+      utilization: p.windowMs > 0 ? busyMs / p.windowMs : 0,
+      eventLoopDelayUs: {
+        min: of('min').length > 0 ? Math.min(...of('min')) : null,
+        mean: median(of('mean')),
+        p50: median(of('p50')),
+        p99: median(of('p99')),
+        max: of('max').length > 0 ? Math.max(...of('max')) : null
+      }
+    }
+  })
+  const serving = processes.filter((p) => p.role !== 'primary')
+  const requests = serving.map((p) => p.requests)
+  const total = requests.reduce((a, b) => a + b, 0)
+  const balancers = docs.map((d) => d.balancer).filter(Boolean)
+  const merged = {
+    kind: docs[0].kind,
+    processes,
+    totals: {
+      requests: total,
+      cpuUs: docs.reduce((a, d) => a + d.totals.cpuUs, 0),
+      meanUtilization: serving.reduce((a, p) => a + p.utilization, 0) / Math.max(1, serving.length),
+      share: requests.map((n) => (total ? n / total : 0)),
+      fairness: jain(requests)
+    }
+  }
+  if (balancers.length > 0) merged.balancer = mergeBalancer(balancers)
+  return merged
+}
+
+// HAProxy's figures of several windows (balancer/stats.js balancerFigures) as one.
+function mergeBalancer (parts) {
+  const backends = new Map()
+  for (const part of parts) {
+    for (const b of part.backends ?? []) {
+      const m = backends.get(b.name)
+      if (!m) backends.set(b.name, { ...b })
+      else for (const [key, value] of Object.entries(b)) if (typeof value === 'number') m[key] += value
+    }
+  }
+  const requests = parts.reduce((a, p) => a + p.requests, 0)
+  const cpuUs = parts.reduce((a, p) => a + p.cpuUs, 0)
+  return {
+    ...parts[parts.length - 1],
+    cpuUs,
+    requests,
+    cpuPerRequestUs: requests > 0 ? Math.round((cpuUs / requests) * 10) / 10 : null,
+    fairness: jain([...backends.values()].map((b) => b.requests)),
+    backends: [...backends.values()],
+    failed: parts.reduce((a, p) => a + (p.failed ?? 0), 0)
+  }
+}
+
+module.exports = { planServerStats, resetServerStats, readServerStats, formatServerStats, mergeServerStats }

@@ -81,4 +81,39 @@ function kindProblem (kind, where) {
   return KINDS[kind].model === 'reuseport' ? reusePortProblem(where) : null
 }
 
-module.exports = { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, parseVersion }
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`
+// A process model in words, for nServers processes.
+const MODEL_WORDS = {
+  single: () => '1 process',
+  cluster: (n) => `cluster of ${plural(n, 'worker', 'workers')}`,
+  reuseport: (n) => plural(n, 'reusePort process', 'reusePort processes'),
+  lb: (n) => `${plural(n, 'backend', 'backends')} behind HAProxy`
+}
+
+/**
+ * A kind and its process count in words, the one wording of the report, compare and verdicts.json:
+ * "1 process", "cluster of 2 workers", "2 reusePort processes", "2 backends behind HAProxy".
+ * @param {string} kind a name in KINDS
+ * @param {number} nServers
+ * @returns {string}
+ */
+function modelLabel (kind, nServers) {
+  return MODEL_WORDS[KINDS[kind].model](nServers)
+}
+
+/**
+ * A comparison of two kinds in words, sentence-ready: "sync vs async, 1 process" when only the store
+ * differs, "sync: cluster of 2 workers vs 1 process" when only the model does, else both in full.
+ * @param {{ kind: string, nServers: number }} a
+ * @param {{ kind: string, nServers: number }} b
+ * @returns {string}
+ */
+function pairLabel (a, b) {
+  const [ka, kb] = [KINDS[a.kind], KINDS[b.kind]]
+  const [ma, mb] = [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
+  if (ma === mb) return `${ka.store} vs ${kb.store}, ${ma}`
+  if (ka.store === kb.store) return `${ka.store}: ${ma} vs ${mb}`
+  return `${ka.store}, ${ma} vs ${kb.store}, ${mb}`
+}
+
+module.exports = { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, parseVersion, modelLabel, pairLabel }

@@ -4,7 +4,7 @@
 // and what the storage layer cost. Used by report/page.js.
 
 const { html } = require('./html-template')
-const { fixed, roundsNote } = require('./verdicts')
+const { fixed, roundsNote, processes } = require('./verdicts')
 const { judge } = require('./intervals')
 const { interpolateCrossing, settingEffects } = require('./crossover')
 const { delayLabel } = require('./chart-crossover')
@@ -13,11 +13,9 @@ const { spread } = require('./cells')
 const at = (delay) => (delay === 'off' ? 'at the plain folder' : `at ${delay} µs`)
 const ratioText = (r) => `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixed(r.high, 2)}]`
 
-/** "1 process", "cluster, 2 workers", with the load and the other settings. */
+/** "With 1 process", "With a cluster of 2 workers", with the load and the other settings. */
 function groupName (g) {
-  const workers = `${g.processes} worker${g.processes === 1 ? '' : 's'}`
-  const procs = !g.cluster ? `${g.processes} process` : g.model === 'reuseport' ? `${workers} sharing a port (reuseport)` : `a cluster of ${workers}`
-  return `With ${procs} and ${g.load} client process${g.load === 1 ? '' : 'es'}${g.rest ? ` (${g.rest})` : ''}`
+  return `${processes({ kind: g.kind, nServers: g.processes }, Infinity)} and ${g.load} client process${g.load === 1 ? '' : 'es'}${g.rest ? ` (${g.rest})` : ''}`
 }
 
 // One sentence on one async line against sync.
@@ -27,7 +25,7 @@ function crossingSentence ({ line, against, ratios, from }) {
   const last = ratios[ratios.length - 1]
   const rel = (r) => `${line} / ${against} ${ratioText(r.ratio)} ${at(r.delay)}`
   if (from === null && last.ratio.estimate > 1) {
-    return `${line} is ahead of ${against} at ${delayLabel(last.delay)} but not clearly (its interval does not clear the noise band): ${rel(last)}.`
+    return `${line} is ahead of ${against} at ${delayLabel(last.delay)} but not clearly (its interval does not leave out 1): ${rel(last)}.`
   }
   if (from === null) return `${line} does not overtake ${against} up to ${delayLabel(last.delay)}: ${rel(last)}.`
   if (from === first.delay) return `${line} is clearly faster than ${against} at every storage latency measured: ${rel(first)}, ${rel(last)}.`
@@ -38,9 +36,9 @@ function crossingSentence ({ line, against, ratios, from }) {
     `${from} µs on: ${shown.map(rel).join('; ')}.`
 }
 
-function effectSentence ({ line, base, ratios }, band) {
-  const noise = band ? ' (within noise)' : ' (no clear difference)'
-  return `${line} over ${base}: ${ratios.map((r) => `${ratioText(r.ratio)} ${at(r.delay)}${['up', 'down'].includes(judge(r.ratio, band)) ? '' : noise}`).join(', ')}.`
+function effectSentence ({ line, base, ratios }) {
+  const word = (r) => ({ faster: '', slower: '', same: ' (the same)', undecided: ' (undecided)', few: ' (one round)' })[judge(r)]
+  return `${line} over ${base}: ${ratios.map((r) => `${ratioText(r.ratio)} ${at(r.delay)}${word(r.ratio)}`).join(', ')}.`
 }
 
 // Measured storage latency and the daemon's CPU per request, per line and delay.
@@ -61,21 +59,20 @@ function costTable (group) {
  * @param {object[]} groups from crossoverGroups
  * @param {{ file: string }[]} charts the crossover charts, one per group, in the same order
  * @param {object} env env.json
- * @param {{ low: number, high: number } | null} [band] the A/A noise band
  * @returns {object|string} markup (html``)
  */
-function answerSection (groups, charts, env, band = null) {
+function answerSection (groups, charts, env) {
   if (groups.length === 0) return ''
   const over = groups.some((g) => g.processes > env.cpus)
   return html`<section id="answer"><h2>Where async wins: storage latency</h2>
     <p class="note">Each sentence is a throughput ratio (ops/s) taken within each round, its median
     over the rounds and an interval (${roundsNote(groups.flatMap((g) => g.crossings.flatMap((c) => c.ratios.map((r) => r.ratio))))});
-    <em>clearly</em> means the interval ${band ? 'clears the A/A noise band' : 'leaves out 1'}. Storage
+    <em>clearly</em> means the interval leaves out 1. Storage
     latency is the FUSE layer's delay before every read and write (<em>plain folder</em>: no
     FUSE at all). ${env.cpus} cores, Node ${env.serverNodes.join(', ')}${over ? '; process counts above the cores measure oversubscription' : ''}.</p>
     ${groups.map((g, i) => html`<h3>${groupName(g)} <a href="#${charts[i].file}">(chart)</a></h3>
       <ul class="answers">${g.crossings.map((c) => html`<li>${crossingSentence(c)}</li>`)}
-      ${settingEffects(g).map((e) => html`<li>${effectSentence(e, band)}</li>`)}</ul>
+      ${settingEffects(g).map((e) => html`<li>${effectSentence(e)}</li>`)}</ul>
       <details><summary>What the storage layer measured and cost</summary>${costTable(g)}
       <p class="note">measured µs/op: the daemon's time per read or write, from arrival to answer
       (queueing at ioDepth, the delay, the real syscall), so the latency the server really saw;

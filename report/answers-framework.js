@@ -5,7 +5,7 @@
 
 const { roundValues, divideRounds, pairedSummary, pairedRatio } = require('./intervals')
 const { formatRatio, verdictParts, groupBy, processes } = require('./verdicts')
-const { KINDS, isMultiProcess, kindOf } = require('../lib/kinds')
+const { modelLabel, KINDS, isMultiProcess, kindOf } = require('../lib/kinds')
 
 const frameworkOf = (cell) => cell.rows[0].framework
 // What a cell is apart from its framework: the two cells of a pair share it.
@@ -16,11 +16,10 @@ const ops = (cell) => roundValues(cell, 'opsPerSec')
 /**
  * The framework's answers in sentences; with a single framework, where to get them.
  * @param {object[]} cells main cells
- * @param {object|null} band the A/A noise band
  * @param {number} cores
  * @returns {string[]}
  */
-function frameworkAnswers (cells, band, cores) {
+function frameworkAnswers (cells, cores) {
   const some = cells.filter((c) => frameworkOf(c))
   const frameworks = [...new Set(some.map(frameworkOf))]
   if (frameworks.length === 0) return []
@@ -43,11 +42,11 @@ function frameworkAnswers (cells, band, cores) {
     }
   }
   const costText = groupBy(costs.filter((e) => e.ratio), (e) => `${e.kind}|${e.nServers}`).map((list) =>
-    `Plain node:http over express, ${list[0].kind}${list[0].cluster ? ` ×${list[0].nServers}` : ''}: ` +
-    `${verdictParts(list, band, { up: 'node:http serves more', down: 'express serves more' }).join('; ')}.`)
+    `Plain node:http over express, ${KINDS[list[0].kind].store}, ${modelLabel(list[0].kind, list[0].nServers)}: ` +
+    `${verdictParts(list, { up: 'node:http serves more', down: 'express serves more' }).join('; ')}.`)
   const changeText = groupBy(changes.filter((e) => e.ratio), (e) => `${e.model}|${e.nServers}|${e.api}`).map((list) =>
     `${processes(list[0], cores)}, how sync/async changes without express (its ratio on node:http over its ratio on express): ` +
-    `${verdictParts(list, band, { up: 'a wider gap', down: 'a narrower gap' }).join('; ')} ` +
+    `${verdictParts(list, { up: 'a wider gap', down: 'a narrower gap' }).join('; ')} ` +
     `(${list.map((e) => `nClients ${e.load}: ${e.http ? formatRatio(e.http) : '–'} on node:http, ${e.express ? formatRatio(e.express) : '–'} on express`).join('; ')}).`)
   return [...changeText, ...costText]
 }

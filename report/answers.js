@@ -1,98 +1,89 @@
 'use strict'
-// The report's answers in sentences, each with its ratio, interval and a link to what shows it:
-// which kind is fastest at each process count, what clustering buys, what the framework changes,
-// where the noise floor lies and what is within it. Used by report/page.js, after the storage answer.
+// The report's answers in sentences, built from the folder's verdicts (report/comparisons.js, as
+// in verdicts.json): which kind is faster at each process model and count, what a second process
+// model buys, what each costs in CPU, what the framework changes, how the A/A calibration came out
+// and what stayed undecided. Used by report/page.js, after the storage answer.
 
 const { html } = require('./html-template')
-const { formatRatio, fixed, noisePercent, roundsNote, verdictParts, groupBy, processes, plural } = require('./verdicts')
-const { judge } = require('./intervals')
+const { formatRatio, roundsNote, verdictParts, groupBy, processes } = require('./verdicts')
+const { settingsLabel } = require('./comparisons')
 const { frameworkAnswers } = require('./answers-framework')
-const { KINDS, isMultiProcess } = require('../lib/kinds')
-
-// "×2", or "reusePort ×2" for the model that is not node:cluster.
-const times = ({ model, nServers }) => `${model === 'reuseport' ? ' reusePort' : ''} ×${nServers}`
+const { KINDS, modelLabel } = require('../lib/kinds')
+const { judge } = require('./intervals')
 
 const link = (href, text = 'chart') => (href ? html` <a href="#${href}">(${text})</a>` : '')
+const at = (e) => ({ ...e, load: e.cells[0].load })
+const where = (e) => (e.cells[0].variant ? ` (${settingsLabel(e.cells[0].variant)})` : '')
 
-function fastestSentences (kinds, band, cores, apis) {
-  return groupBy(kinds.filter((e) => e.ratio), (e) => `${e.model}|${e.nServers}|${e.api}`).map((some) => {
-    const against = apis > 1 && some[0].api ? `async (${some[0].api})` : 'async'
-    const label = `sync/${against}${some[0].cluster ? times(some[0]) : ', 1 process'}`
-    return { label, some, text: `${processes(some[0], cores)}, sync over ${against}: ${verdictParts(some, band, { up: 'sync faster', down: `${against} faster` }).join('; ')}.` }
+function storeSentences (entries, cores, margin) {
+  return groupBy(entries, (e) => `${e.metric}|${e.cells[0].kind}|${e.cells[0].nServers}|${e.cells[1].api}|${e.cells[0].variant}`).map((some) => {
+    const [a, b] = some[0].cells
+    const against = b.api && b.api !== a.api ? `async (${b.api})` : 'async'
+    const cost = some[0].better === 'lower'
+    const words = cost ? { up: 'sync needs less', down: `${against} needs less` } : { up: 'sync faster', down: `${against} faster` }
+    const what = cost ? `server CPU per request, sync over ${against}` : `sync over ${against}`
+    return `${processes(a, cores)}${where(some[0])}, ${what}: ${verdictParts(some.map(at), words, margin, some[0].better).join('; ')}.`
   })
 }
 
-function clusteringSentences (speedups, band, cores, apis) {
-  return groupBy(speedups.filter((e) => e.ratio), (e) => `${e.kind}|${e.nServers}|${e.api}`).map((some) => {
-    const kind = KINDS[some[0].kind].store + (apis > 1 && some[0].api ? ` (${some[0].api})` : '')
-    const over = some[0].nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''
-    const best = [...some].sort((x, y) => y.ratio.estimate - x.ratio.estimate)[0]
-    const reuse = some[0].model === 'reuseport'
-    const text = reuse ? `reusePort ${kind}, ${plural(some[0].nServers, 'process', 'processes')}${over} over 1 process: `
-      : `Clustering ${kind}, ${plural(some[0].nServers, 'worker')}${over} over 1 process: `
-    return { label: `${reuse ? 'reusePort' : 'clustering'} ${kind} ×${some[0].nServers}`, some, load: best.load, text: text +
-      `${verdictParts(some, band, { up: reuse ? 'reusePort faster' : 'the cluster faster', down: 'one process faster' }).join('; ')}.` }
+function modelSentences (entries, cores, margin) {
+  return groupBy(entries, (e) => `${e.cells[0].kind}|${e.cells[0].nServers}|${e.cells[1].kind}|${e.cells[0].variant}`).map((some) => {
+    const [a, b] = some[0].cells
+    const over = a.nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''
+    const [ma, mb] = [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
+    return `${KINDS[a.kind].store}${where(some[0])}, ${ma}${over} over ${mb}: ${verdictParts(some.map(at), { up: `the ${ma} faster`, down: `the ${mb} faster` }, margin).join('; ')}.`
   })
 }
 
-// "4 of 20 comparisons are within noise: clustering sync ×1 at nClients 2, 4; ..."
-function withinSentence (sentences, band) {
-  const all = sentences.flatMap((s) => s.some)
-  const noisy = sentences.map((s) => ({ label: s.label, loads: s.some.filter((e) => judge(e.ratio, band) === 'noise').map((e) => e.load) }))
-    .filter((s) => s.loads.length > 0)
-  const count = noisy.reduce((n, s) => n + s.loads.length, 0)
-  const what = band ? 'within noise' : 'without a clear difference'
-  if (count === 0) return `None of the ${all.length} comparisons is ${what}.`
-  return `${count} of ${all.length} comparisons ${count === 1 ? 'is' : 'are'} ${what}: ${noisy.map((s) => `${s.label} at nClients ${[...new Set(s.loads)].sort((x, y) => x - y).join(', ')}`).join('; ')}.`
+/**
+ * The sentence about the A/A calibration, and whether it failed (the report then warns at the top).
+ * @param {object[]} verdicts the folder's throughput verdicts
+ * @returns {{ text: string, failed: boolean } | null} null when the folder has no A/A pair
+ */
+function calibration (verdicts) {
+  const aa = verdicts.find((e) => e.aa && e.metric === 'opsPerSec')
+  if (!aa) return null
+  const [a] = aa.cells
+  const what = `the A/A pair (${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}, ${a.load} client processes, one configuration run as two cells)`
+  if (!aa.ratio || aa.ratio.few) return { text: `Calibration: ${what} has too few rounds for an interval.`, failed: false }
+  const failed = aa.verdict === 'faster' || aa.verdict === 'slower'
+  const outcome = { same: `came out the same within ±${Math.round(aa.margin * 100)}%, as it must`,
+    undecided: 'came out undecided: its interval is wider than the margin, so "same" verdicts below are weaker than they look',
+    faster: 'came out different: the machine or the method moved one copy of the same server, so no verdict here can be trusted',
+    slower: 'came out different: the machine or the method moved one copy of the same server, so no verdict here can be trusted' }
+  return { text: `Calibration: ${what}: A/B ${formatRatio(aa.ratio)}, ${outcome[aa.verdict]}.`, failed }
 }
 
-function noiseSentence (noise, band) {
-  const pair = noise.find((p) => p.ratio && !p.ratio.few)
-  if (!pair) {
-    return noise.length > 0 ? 'The A/A cells have too few valid rounds for an interval: the verdicts only say whether an interval leaves out 1.'
-      : 'This folder has no A/A cell (sweep runs one unless --aa=off): the verdicts only say whether an interval leaves out 1.'
-  }
-  const { a } = pair
-  return `Noise floor: the A/A cell (${a.kind}${isMultiProcess(a.kind) ? ` ×${a.nServers}` : ''}, ${a.load} client processes, run twice per round) ` +
-    `differed from itself by up to ${noisePercent(band)}%: A/B ${formatRatio(pair.ratio)}. A ratio that overlaps ` +
-    `${fixed(band.low, 2)}–${fixed(band.high, 2)} is within noise.`
+function undecidedSentence (entries, margin) {
+  const open = entries.filter((e) => judge(e.ratio, { margin, better: e.better }) === 'undecided')
+  if (open.length === 0) return `None of the ${entries.length} throughput comparisons is undecided.`
+  return `${open.length} of ${entries.length} throughput comparisons ${open.length === 1 ? 'is' : 'are'} undecided (an interval that ` +
+    `neither leaves out 1 nor lies within ±${Math.round(margin * 100)}%: more rounds or a longer --budget narrow it): ${open.map((e) => e.label).join('; ')}.`
 }
 
 /**
  * The answers section; '' when there is nothing to compare.
  * @param {object} results from readResults
  * @param {object[]} cells main cells
- * @param {{ kinds: object[], speedups: object[], noise: object[], band: object|null }} analysis
- * @param {{ file: string, settings?: string }[]} charts
+ * @param {{ verdicts: object[], margin: number }} analysis verdicts from report/comparisons.js
  * @returns {object|string} markup (html``)
  */
-function answersSection (results, cells, analysis, charts) {
-  const { kinds, speedups, noise, band } = analysis
+function answersSection (results, cells, { verdicts, margin }) {
   const cores = results.env.cpus
-  const apis = new Set(kinds.map((e) => e.api)).size
-  const all = [...kinds, ...speedups].filter((e) => e.ratio)
-  if (all.length === 0) return ''
-  const chartOf = (settings, name) => charts.find((c) => c.settings === settings && c.file.endsWith(name))?.file
-  const settings = [...new Set(cells.map((c) => c.variant))]
-  const sentences = []
-  const group = (g) => {
-    const fastest = fastestSentences(kinds.filter((e) => e.settings === g), band, cores, apis)
-    const clustering = clusteringSentences(speedups.filter((e) => e.settings === g), band, cores, apis)
-    const where = settings.length > 1 && g ? ` (${g})` : ''
-    sentences.push(...[...fastest, ...clustering].map((s) => ({ ...s, label: s.label + where })))
-    if (fastest.length + clustering.length === 0) return ''
-    return html`${settings.length > 1 && html`<h3>${g || 'other settings'}</h3>`}<ul class="answers">
-      ${fastest.map((s) => html`<li>${s.text}${link(chartOf(g, 'throughput-heatmap.svg'))}</li>`)}
-      ${clustering.map((s) => html`<li>${s.text}${link(chartOf(g, `runtime-nClients-${s.load}.svg`))}</li>`)}</ul>`
-  }
-  const groups = settings.map(group)
+  const ops = verdicts.filter((e) => e.metric === 'opsPerSec' && !e.aa && e.ratio)
+  if (ops.length === 0) return ''
+  const cpu = verdicts.filter((e) => e.metric === 'serverCpuPerReqUs' && e.kind === 'store' && e.ratio)
+  const aa = calibration(verdicts)
   return html`<section id="answers"><h2>Answers</h2>
-    <p class="note">Each figure is a throughput ratio (ops/s) taken within each round, then its median
-    over the rounds [interval]; ${roundsNote(all.map((e) => e.ratio))}. ${cores} cores, Node ${results.env.serverNodes.join(', ')}.</p>
-    ${groups}<ul class="answers">
-    ${frameworkAnswers(cells, band, cores).map((s) => html`<li>${s}</li>`)}
-    <li>${noiseSentence(noise, band)}${link(noise.length > 0 && 'noise', 'A/A table')}</li>
-    <li>${withinSentence(sentences, band)}${link('verdicts', 'all verdicts')}</li></ul></section>`
+    <p class="note">Each figure is a ratio taken within each round: ${roundsNote(ops.map((e) => e.ratio))}. ${cores} cores,
+    Node ${results.env.serverNodes.join(', ')}.</p>
+    <ul class="answers">
+    ${storeSentences(ops.filter((e) => e.kind === 'store'), cores, margin).map((s) => html`<li>${s}${link('verdicts', 'table')}</li>`)}
+    ${modelSentences(ops.filter((e) => e.kind === 'model'), cores, margin).map((s) => html`<li>${s}</li>`)}
+    ${storeSentences(cpu, cores, margin).map((s) => html`<li>${s}</li>`)}
+    ${frameworkAnswers(cells, cores).map((s) => html`<li>${s}</li>`)}
+    ${aa && html`<li>${aa.text}</li>`}
+    <li>${undecidedSentence(ops, margin)}</li></ul></section>`
 }
 
-module.exports = { answersSection }
+module.exports = { answersSection, calibration }

@@ -12,7 +12,7 @@ const { KINDS } = require('./read')
  * @returns {string[]}
  */
 function varyingSettings ({ rows, variants }) {
-  return variants.filter((c) => new Set(rows.map((r) => r[c]).filter((v) => v !== '')).size > 1)
+  return variants.filter((c) => new Set(rows.map((r) => r[c]).filter((v) => v !== '' && v !== null)).size > 1)
 }
 
 /**

@@ -3,14 +3,14 @@
 // the environment differences first, then every shared cell's ratios B/A. Used by report/compare.js.
 
 const { html } = require('./html-template')
-const { judge } = require('./intervals')
 const { fixed, formatRatio } = require('./verdicts')
 
-// A figure's verdict: 'faster'/'slower' (its word for the side of the band) or ''.
-function mark (figure, band) {
-  const verdict = judge(figure.ratio, band)
-  return verdict === 'up' ? figure.higher : verdict === 'down' ? figure.lower : ''
-}
+// A figure's change, B against A (report/intervals.js judge): faster or slower for throughput, lower
+// or higher for a latency; '' when it is not a clear change.
+const WORDS = { higher: { faster: 'faster', slower: 'slower' }, lower: { faster: 'lower', slower: 'higher' } }
+const mark = (figure) => WORDS[figure.better][figure.verdict] ?? ''
+// A verdict entry of verdicts.json in words: "1.35× [1.22–1.49] faster".
+const verdictText = (v) => (v ? `${Number.isFinite(v.estimate) ? `${formatRatio(v)} ` : ''}${v.verdict}` : '–')
 
 const median = (xs) => {
   const s = [...xs].sort((p, q) => p - q)
@@ -21,8 +21,9 @@ const ratioText = (f) => (f.ratio ? formatRatio(f.ratio) : '–')
 
 // The sentences both outputs share: what the intervals are, how many changes, the common shift.
 function summary (result) {
-  const { cells, band, comparisons, confidence } = result
-  const marked = cells.flatMap((c) => c.figures.filter((f) => mark(f, band)).map((f) => ({ cell: c.id, f })))
+  const { cells, margin, comparisons, confidence, verdicts } = result
+  const marked = cells.flatMap((c) => c.figures.filter((f) => mark(f)).map((f) => ({ cell: c.id, f })))
+  const changed = verdicts.filter((v) => v.a && v.b && v.a.verdict !== v.b.verdict)
   const shift = median(cells.map((c) => c.figures[0].ratio?.estimate).filter(Number.isFinite))
   const covered = Math.min(...cells.flatMap((c) => c.figures.map((f) => f.ratio?.confidence ?? 1)))
   return {
@@ -30,9 +31,11 @@ function summary (result) {
     method: `Ratios are B/A: the median of every B/A pair of valid repeats (Hodges–Lehmann), with an interval ` +
       `at ${fixed(confidence * 100, 2)}% each (Bonferroni over ${comparisons} comparisons, so that all hold together ` +
       `with 95%${covered < confidence ? `; with these repeats an interval reaches only ${fixed(covered * 100, 2)}%` : ''}). ` +
-      `A change is marked when its interval clears ${band ? `the A/A noise band ${fixed(band.low, 2)}–${fixed(band.high, 2)} (the wider of the two folders')` : '1 (neither folder has an A/A cell)'}.`,
-    verdict: marked.length === 0 ? `Nothing changed beyond noise in the ${cells.length} shared cells.`
-      : `${marked.length} of ${comparisons} figures changed beyond noise: ${marked.map(({ cell, f }) => `${cell} ${f.name} ${mark(f, band)} (${formatRatio(f.ratio)})`).join('; ')}.`,
+      `A figure is marked faster or slower (B against A) when its interval leaves out 1, the same when it lies within ±${Math.round(margin * 100)}%.`,
+    verdict: marked.length === 0 ? `No figure changed clearly in the ${cells.length} shared cells.`
+      : `${marked.length} of ${comparisons} figures changed clearly: ${marked.map(({ cell, f }) => `${cell} ${f.name} ${mark(f)} (${formatRatio(f.ratio)})`).join('; ')}.`,
+    verdicts: changed.length === 0 ? `Every verdict the two folders share is the same in both.`
+      : `${changed.length} verdict${changed.length === 1 ? ' differs' : 's differ'}: ${changed.map((v) => `${v.label}: ${v.a.verdict} in A, ${v.b.verdict} in B`).join('; ')}.`,
     shift: shift === null ? '' : `Across the shared cells, the median B/A of ops/s is ${fixed(shift, 2)}: a change of machine, load or Node version moves every cell alike.`
   }
 }
@@ -42,13 +45,15 @@ function summary (result) {
  * @returns {string} Markdown
  */
 function compareMarkdown (result) {
-  const { a, b, envDiffs, cells, band, onlyA, onlyB } = result
+  const { a, b, envDiffs, cells, verdicts, onlyA, onlyB } = result
   const s = summary(result)
-  const cell = (f) => `${ratioText(f)}${mark(f, band) ? ` **${mark(f, band)}**` : ''}`
+  const cell = (f) => `${ratioText(f)}${mark(f) ? ` **${mark(f)}**` : ''}`
   const lines = [`# Compare: B/A`, '', `- A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)`,
     `- B: ${b.dir} (${b.env.command}, Node ${b.env.serverNodes.join(', ')}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
       : ['| field | A | B |', '|---|---|---|', ...envDiffs.map((d) => `| ${d.field} | ${d.a} | ${d.b} |`)]),
+    '', `## Verdicts (throughput, each folder's own)`, '', s.verdicts, '', '| comparison | A | B |', '|---|---|---|',
+    ...verdicts.map((v) => `| ${v.label} | ${verdictText(v.a)} | ${verdictText(v.b)} |`),
     '', `## Shared cells (${cells.length})`, '', s.verdict, s.shift, '', s.method, '',
     '| cell | ops/s A | ops/s B | ops/s B/A | GET p99 B/A | PUT p99 B/A |', '|---|---|---|---|---|---|',
     ...cells.map((c) => `| ${c.id} | ${num(median(c.figures[0].a))} | ${num(median(c.figures[0].b))} | ${c.figures.map(cell).join(' | ')} |`)]
@@ -61,9 +66,9 @@ function compareMarkdown (result) {
  * @returns {string} a self-contained HTML page
  */
 function compareHtml (result) {
-  const { a, b, envDiffs, cells, band, onlyA, onlyB } = result
+  const { a, b, envDiffs, cells, verdicts, onlyA, onlyB } = result
   const s = summary(result)
-  const td = (f) => html`<td class="${mark(f, band) ? 'changed' : ''}">${ratioText(f)}${mark(f, band) && html`<br><strong>${mark(f, band)}</strong>`}</td>`
+  const td = (f) => html`<td class="${mark(f) ? 'changed' : ''}">${ratioText(f)}${mark(f) && html`<br><strong>${mark(f)}</strong>`}</td>`
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><title>Compare ${b.name} / ${a.name}</title>
 <style>body { font: 15px/1.5 system-ui, sans-serif; max-width: 1060px; margin: 0 auto; padding: 20px; color: #222; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ed; text-align: left; }
@@ -73,6 +78,9 @@ td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</sty
 <h2>Environment differences</h2>${envDiffs.length === 0 ? html`<p>None: the same Node, CPU, kernel, flags and packages.</p>`
   : html`<table class="env"><thead><tr><th>field</th><th>A</th><th>B</th></tr></thead><tbody>
   ${envDiffs.map((d) => html`<tr><td>${d.field}</td><td>${d.a}</td><td>${d.b}</td></tr>`)}</tbody></table>`}
+<h2>Verdicts (throughput, each folder's own)</h2><p>${s.verdicts}</p>
+<table class="verdicts"><thead><tr><th>comparison</th><th>A</th><th>B</th></tr></thead><tbody>
+${verdicts.map((v) => html`<tr><td>${v.label}</td><td>${verdictText(v.a)}</td><td>${verdictText(v.b)}</td></tr>`)}</tbody></table>
 <h2>Shared cells (${cells.length})</h2><p><strong>${s.verdict}</strong> ${s.shift}</p><p class="note">${s.method}</p>
 <table class="cells"><thead><tr><th>cell</th><th>ops/s A</th><th>ops/s B</th><th>ops/s B/A</th><th>GET p99 B/A</th><th>PUT p99 B/A</th></tr></thead>
 <tbody>${cells.map((c) => html`<tr><td>${c.id}</td><td>${num(median(c.figures[0].a))}</td><td>${num(median(c.figures[0].b))}</td>${c.figures.map(td)}</tr>`)}</tbody></table>

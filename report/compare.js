@@ -7,14 +7,15 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { readResults } = require('./read')
 const { groupCells } = require('./cells')
-const { pairedRatio, noiseBand } = require('./intervals')
+const { MARGIN, judge } = require('./intervals')
 const { unpairedRatio } = require('./unpaired')
+const { comparisons } = require('./comparisons')
 const { compareMarkdown, compareHtml } = require('./compare-format')
 
 // What a figure is called, and which way is better.
-const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', higher: 'faster', lower: 'slower' },
-  { column: 'getP99', name: 'GET p99', higher: 'slower', lower: 'faster' },
-  { column: 'putP99', name: 'PUT p99', higher: 'slower', lower: 'faster' }]
+const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', better: 'higher' },
+  { column: 'getP99', name: 'GET p99', better: 'lower' },
+  { column: 'putP99', name: 'PUT p99', better: 'lower' }]
 const NODE_SUFFIX = /-node-[^-]+(?=-[AB]$|$)/ // sweep/grid.js cellId: node comes last, before an A/A label
 const ENV_FIELDS = ['node', 'serverNodes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
   'uvUseIoUring', 'schedPolicy', 'command', 'argv', 'gitCommit', 'gitDirty']
@@ -33,10 +34,16 @@ function readFolder (dir) {
   // A folder whose servers ran one Node is matched without the version in its cell ids, so that
   // two folders made on two versions compare cell by cell (the versions are an environment difference).
   const cells = groupCells(results).map((c) => results.env.serverNodes.length === 1 ? { ...c, id: c.id.replace(NODE_SUFFIX, '') } : c)
-  const aa = cells.filter((c) => c.aa)
-  const pairs = [...new Set(aa.map((c) => c.id.replace(/-[AB]$/, '')))]
-    .map((id) => pairedRatio(...['A', 'B'].map((v) => aa.find((c) => c.id === `${id}-${v}`) ?? { valid: [] })))
-  return { dir, name: path.basename(path.resolve(dir)), env: results.env, cells: cells.filter((c) => !c.aa), band: noiseBand(pairs) }
+  return { dir, name: path.basename(path.resolve(dir)), env: results.env, cells: cells.filter((c) => !c.aa), verdicts: verdictsOf(dir, cells) }
+}
+
+// The folder's verdicts: verdicts.json where the report wrote one, else made the same way.
+function verdictsOf (dir, cells) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, 'verdicts.json'), 'utf8')).comparisons
+  } catch {
+    return comparisons(cells).map(({ ratio, cells, ...entry }) => entry)
+  }
 }
 
 // The fields of env.json that differ, config and package versions key by key.
@@ -51,14 +58,14 @@ function envDifferences (a, b) {
 }
 
 /**
- * Compares two sweep folders cell by cell. Each ratio B/A is unpaired (the folders' rounds do not
- * match): Hodges–Lehmann over the valid repeats, with an interval at a Bonferroni-corrected
- * confidence, so that all of them hold together with 95%; a change is marked when its interval
- * clears the wider of the two folders' A/A noise bands (1 without A/A cells).
+ * Compares two sweep folders cell by cell, and their verdicts side by side. Each ratio B/A is
+ * unpaired (the folders' rounds do not match): Hodges–Lehmann over the valid rounds, with an
+ * interval at a Bonferroni-corrected confidence, so that all of them hold together with 95%, and
+ * the verdict rule of the report (faster, slower, same within ±margin, undecided).
  * @param {string} dirA
  * @param {string} dirB
- * @returns {object} a, b, envDiffs, cells (id, kind, nServers, load, variant, figures), onlyA,
- *   onlyB, band, comparisons, confidence
+ * @returns {object} a, b, envDiffs, cells (id, kind, nServers, load, variant, figures with verdict),
+ *   verdicts (label, a, b: each folder's verdict entry or null), onlyA, onlyB, margin, comparisons, confidence
  * @throws {CompareError} when a folder is not a sweep results folder or they share no cell
  */
 function compareFolders (dirA, dirB) {
@@ -69,17 +76,19 @@ function compareFolders (dirA, dirB) {
   const values = (cell, column) => cell.valid.map((r) => r[column]).filter((v) => Number.isFinite(v) && v > 0)
   const comparisons = shared.length * FIGURES.length
   const confidence = 1 - (1 - FAMILY_CONFIDENCE) / comparisons
-  const bands = [a.band, b.band].filter(Boolean)
-  const band = bands.length === 0 ? null : { low: Math.min(...bands.map((x) => x.low)), high: Math.max(...bands.map((x) => x.high)) }
+  const margin = b.env.options?.margin ?? a.env.options?.margin ?? MARGIN
   const cells = shared.map((cellA) => {
     const cellB = b.cells.find((c) => c.id === cellA.id)
     const figures = FIGURES.map((f) => {
       const [x, y] = [values(cellA, f.column), values(cellB, f.column)]
-      return { ...f, a: x, b: y, ratio: unpairedRatio(x, y, confidence) }
+      const ratio = unpairedRatio(x, y, confidence)
+      return { ...f, a: x, b: y, ratio, verdict: judge(ratio, { margin, better: f.better }) }
     })
     return { id: cellA.id, kind: cellA.kind, nServers: cellA.nServers, load: cellA.load, variant: cellA.variant, figures }
   })
-  return { a, b, envDiffs: envDifferences(a.env, b.env), cells, band, comparisons, confidence,
+  const labels = [...new Set([...a.verdicts, ...b.verdicts].filter((v) => v.metric === 'opsPerSec').map((v) => v.label))]
+  const verdicts = labels.map((label) => ({ label, a: a.verdicts.find((v) => v.metric === 'opsPerSec' && v.label === label) ?? null, b: b.verdicts.find((v) => v.metric === 'opsPerSec' && v.label === label) ?? null }))
+  return { a, b, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
     onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
 }
 

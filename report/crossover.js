@@ -31,12 +31,11 @@ function lineOf (cell, varying) {
  * every other setting; each group holds its lines and, per async line, the async/sync ratio at
  * each delay and the crossover.
  * @param {object[]} cells main cells from summariseCells (with rows holding ioDelay)
- * @param {{ low: number, high: number } | null} [band] the A/A noise band: a win must clear it
  * @returns {object[]} groups: { processes, cluster, model, load, rest, delays, lines: { name, sync, points:
  *   { delay, cell }[] }[], crossings: { line, against, ratios: { delay, ratio }[], from }[] }
  *   (from: the first delay from which async is clearly faster at every larger delay, or null)
  */
-function crossoverGroups (cells, band = null) {
+function crossoverGroups (cells) {
   const delayed = cells.filter((c) => c.rows[0].ioDelay !== null && c.rows[0].ioDelay !== undefined)
   if (new Set(delayed.map((c) => c.rows[0].ioDelay)).size < 2) return []
   const varying = LINE_SETTINGS.filter((s) => new Set(delayed.map((c) => c.rows[0][s])).size > 1)
@@ -47,7 +46,7 @@ function crossoverGroups (cells, band = null) {
     const model = KINDS[cell.kind].model
     const rest = cell.variant.split(', ').filter((s) => s && !skip.has(s.split('=')[0])).join(', ')
     const key = [model, cell.nServers, cell.load, rest].join('|')
-    if (!groups.has(key)) groups.set(key, { processes: cell.nServers, cluster, model, load: cell.load, rest, lines: new Map() })
+    if (!groups.has(key)) groups.set(key, { processes: cell.nServers, cluster, model, kind: cell.kind, load: cell.load, rest, lines: new Map() })
     const lines = groups.get(key).lines
     const name = lineOf(cell, varying)
     if (!lines.has(name)) lines.set(name, { name, sync: KINDS[cell.kind].store === 'sync', settings: name.split(', ').slice(1).join(', '), points: [] })
@@ -57,13 +56,13 @@ function crossoverGroups (cells, band = null) {
     const lines = [...g.lines.values()].sort((a, b) => b.sync - a.sync || a.name.localeCompare(b.name))
     for (const line of lines) line.points.sort((a, b) => delayOrder(a.delay, b.delay))
     const delays = [...new Set(lines.flatMap((l) => l.points.map((p) => p.delay)))].sort(delayOrder)
-    return { ...g, lines, delays, crossings: crossings(lines, band) }
+    return { ...g, lines, delays, crossings: crossings(lines) }
   }).filter((g) => g.delays.length > 1) // a single storage latency has no crossover to show
     .sort((a, b) => a.cluster - b.cluster || a.model.localeCompare(b.model) || a.processes - b.processes || a.load - b.load || a.rest.localeCompare(b.rest))
 }
 
 // Each async line against the sync line with the same settings (or the first sync line).
-function crossings (lines, band) {
+function crossings (lines) {
   const syncs = lines.filter((l) => l.sync)
   return lines.filter((l) => !l.sync && syncs.length > 0).map((line) => {
     const against = syncs.find((s) => s.settings === line.settings) ?? syncs[0]
@@ -71,16 +70,15 @@ function crossings (lines, band) {
       const other = against.points.find((p) => p.delay === delay)
       return { delay, ratio: other ? ratio(cell, other.cell) : null }
     }).filter((r) => r.ratio)
-    return { line: line.name, against: against.name, ratios, from: firstWin(ratios, band) }
+    return { line: line.name, against: against.name, ratios, from: firstWin(ratios) }
   })
 }
 
-// The first delay from which every ratio is clearly above 1: its interval above the noise band
-// (above 1 when the folder has no A/A cell).
-function firstWin (ratios, band) {
+// The first delay from which every ratio is clearly above 1 (its verdict faster).
+function firstWin (ratios) {
   let from = null
   for (const { delay, ratio: r } of ratios) {
-    const wins = judge(r, band) === 'up'
+    const wins = judge(r) === 'faster'
     if (wins && from === null) from = delay
     if (!wins) from = null
   }

@@ -7,10 +7,15 @@ const path = require('node:path')
 const { readResults } = require('./read')
 const { groupCells } = require('./cells')
 const { summariseCells, cellsCsv } = require('./cell-stats')
-const { compareKinds, noiseFloor, noiseBandOf, fitScaling } = require('./analysis')
+const { fitScaling } = require('./usl-section')
+const { comparisons } = require('./comparisons')
+const { calibration } = require('./answers')
+const { runFigures, runNote } = require('./run-section')
+const { MARGIN } = require('./intervals')
 const { crossoverGroups } = require('./crossover')
 const { addSpectra, writeSpectra } = require('./spectra')
 const { buildCharts } = require('./charts')
+const { runCharts } = require('./run-charts')
 const { reportHtml } = require('./page')
 const { compareVersions } = require('./versions')
 const { compareModels } = require('./models')
@@ -22,22 +27,17 @@ const { wantsHelp, entryHelp } = require('../lib/help')
  * Renders the report of a results folder (a sweep or a peak one).
  * @param {string} dir the results folder, holding env.json and summary.csv
  * @returns {string[]} the files written: dir/charts/*.svg, dir/hgrm/*.hgrm (a sweep's latency
- *   spectra, each cell's valid repeats merged), dir/cells.csv, dir/versions.md (when the folder has
- *   several Node versions), then dir/report.html
+ *   spectra, each cell's valid repeats merged), dir/cells.csv, dir/verdicts.json (a sweep's),
+ *   dir/versions.md (when the folder has several Node versions), then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv or a cell's JSON is missing or malformed
  */
 function renderReport (dir) {
   const results = readResults(dir)
   const all = summariseCells(groupCells(results), results.format)
   if (results.format === 'sweep') addSpectra(results, all)
-  const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the noise floor
-  const noise = noiseFloor(all.filter((c) => c.aa))
-  const band = noiseBandOf(noise)
-  const analysis = results.format === 'sweep'
-    ? { ...compareKinds(cells), noise, band, fits: fitScaling(cells), crossover: crossoverGroups(cells, band),
-      versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells) }
-    : null
-  const charts = buildCharts(results, cells, analysis ?? undefined)
+  const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the calibration
+  const analysis = results.format === 'sweep' ? analyse(results, all, cells) : null
+  const charts = [...(analysis ? runCharts(results, analysis) : []), ...buildCharts(results, cells, analysis ?? undefined)]
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
   const files = charts.map(({ file, svg }) => {
     const target = path.join(dir, 'charts', file)
@@ -47,11 +47,35 @@ function renderReport (dir) {
   files.push(...writeSpectra(dir, all))
   const csv = path.join(dir, 'cells.csv')
   fs.writeFileSync(csv, cellsCsv(results, all))
+  if (analysis) {
+    const verdictsFile = path.join(dir, 'verdicts.json')
+    fs.writeFileSync(verdictsFile, JSON.stringify(verdictsJson(analysis), null, 2) + '\n')
+    files.push(verdictsFile)
+  }
   const md = analysis?.versions && path.join(dir, 'versions.md')
   if (md) fs.writeFileSync(md, versionsMarkdown(results, analysis.versions))
   const page = path.join(dir, 'report.html')
   fs.writeFileSync(page, reportHtml({ results, cells, charts, analysis }))
   return [...files, csv, ...(md ? [md] : []), page]
+}
+
+// A sweep folder's comparisons and findings.
+function analyse (results, all, cells) {
+  const margin = results.env.options?.margin ?? MARGIN
+  const verdicts = comparisons(all, { margin })
+  const run = runFigures(results)
+  return { verdicts, margin, calibration: calibration(verdicts), run, runNote: runNote(run), fits: fitScaling(cells),
+    crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells) }
+}
+
+/**
+ * verdicts.json: one entry per comparison, throughput first, then server and client CPU per request.
+ * @param {{ verdicts: object[], margin: number }} analysis
+ * @returns {object} { margin, confidence, comparisons: [{ a, b, label, kind, metric, better, estimate, low, high, n,
+ *   confidence, margin, verdict, aa? }] }
+ */
+function verdictsJson ({ verdicts, margin }) {
+  return { margin, confidence: 0.95, comparisons: verdicts.map(({ ratio, cells, ...entry }) => entry) }
 }
 
 if (require.main === module) {

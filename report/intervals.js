@@ -77,16 +77,67 @@ function divideRounds (a, b) {
   return out
 }
 
+// P(W+ <= w) for w = 0..n(n+1)/2 of Wilcoxon's signed-rank statistic of n values under the null:
+// the number of subsets of {1..n} with each sum, over 2^n (exact in doubles up to n = 50).
+function signedRankCdf (n) {
+  const counts = new Float64Array(n * (n + 1) / 2 + 1)
+  counts[0] = 1
+  for (let k = 1; k <= n; k++) for (let w = counts.length - 1; w >= k; w--) counts[w] += counts[w - k]
+  const cdf = []
+  let sum = 0
+  for (const c of counts) cdf.push((sum += c) / 2 ** n)
+  return cdf
+}
+
+// P(W+ <= c) for large n, from the normal approximation with a continuity correction.
+function signedRankNormal (n, c) {
+  const mean = n * (n + 1) / 4
+  const sd = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+  return normalCdf((c + 0.5 - mean) / sd)
+}
+
+function normalCdf (z) {
+  // Abramowitz and Stegun 7.1.26, |error| < 1.5e-7
+  const t = 1 / (1 + 0.3275911 * Math.abs(z) / Math.SQRT2)
+  const y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z / 2)
+  return z >= 0 ? (1 + y) / 2 : (1 - y) / 2
+}
+
 /**
- * Summarises per-round ratios: their median and order-statistic interval; few when fewer than
- * 2 rounds (no interval at all); clear when the interval leaves out 1.
+ * The Hodges-Lehmann estimate of the centre of some values (the median of their Walsh averages,
+ * (x_i + x_j) / 2 for i <= j) and its interval from Wilcoxon's signed-rank test: the Walsh averages
+ * [c+1, M-c] of M, with the largest c whose coverage 1 - 2 P(W+ <= c) is at least `confidence`.
+ * Six values are the fewest that reach 95% (96.9%); with fewer the interval is the lowest to the
+ * highest value and `confidence` says what it covers.
+ * @param {number[]} values at least one
+ * @param {number} [confidence]
+ * @returns {{ estimate: number, low: number, high: number, n: number, confidence: number }}
+ */
+function hodgesLehmann (values, confidence = CONFIDENCE) {
+  const n = values.length
+  if (n === 0) throw new Error('hodgesLehmann needs at least one value')
+  const walsh = []
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh.push((values[i] + values[j]) / 2)
+  walsh.sort((a, b) => a - b)
+  const cdf = n <= 50 ? signedRankCdf(n) : null
+  const below = (c) => (cdf ? cdf[c] : signedRankNormal(n, c))
+  let c = 0
+  while (c + 1 < walsh.length / 2 && 1 - 2 * below(c + 1) >= confidence) c++
+  return { estimate: median(walsh), low: walsh[c], high: walsh[walsh.length - 1 - c], n, confidence: Math.max(0, 1 - 2 * below(c)) }
+}
+
+/**
+ * Summarises per-round ratios on the log scale (so A/B and B/A are mirror images): the
+ * Hodges-Lehmann estimate and Wilcoxon interval of the log ratios, turned back into ratios; few
+ * when fewer than 2 rounds (no interval at all).
  * @param {Map<number, number>} byRound from divideRounds
- * @returns {{ estimate, low, high, n, confidence, few: boolean, clear: boolean } | null} null without a round
+ * @returns {{ estimate, low, high, n, confidence, few: boolean } | null} null without a round
  */
 function pairedSummary (byRound) {
-  if (byRound.size === 0) return null
-  const s = medianInterval([...byRound.values()])
-  return { ...s, few: s.n < 2, clear: s.n >= 2 && (s.low > 1 || s.high < 1) }
+  const logs = [...byRound.values()].filter((x) => x > 0).map(Math.log)
+  if (logs.length === 0) return null
+  const s = hodgesLehmann(logs)
+  return { estimate: Math.exp(s.estimate), low: Math.exp(s.low), high: Math.exp(s.high), n: s.n, confidence: s.confidence, few: s.n < 2 }
 }
 
 /**
@@ -102,31 +153,35 @@ function pairedRatio (a, b, column = 'opsPerSec') {
   return summary && { ...summary, a, b }
 }
 
-/**
- * The band the A/A ratios span, each read both ways round (A/B at 0.95 is B/A at 1.05).
- * @param {Array<object|null>} ratios paired A/B ratios
- * @returns {{ low: number, high: number } | null} null when no ratio has an interval
- */
-function noiseBand (ratios) {
-  const usable = ratios.filter((r) => r && !r.few)
-  if (usable.length === 0) return null
-  return { low: Math.min(...usable.map((r) => Math.min(r.low, 1 / r.high))),
-    high: Math.max(...usable.map((r) => Math.max(r.high, 1 / r.low))) }
-}
+/** How far from 1 a ratio may be and still be "same", by default (--margin). */
+const MARGIN = 0.05
 
 /**
- * A ratio's verdict: 'up' (interval above the noise band), 'down' (below it), 'noise' (it
- * overlaps the band; without a band: it holds 1), 'few' (no interval).
+ * A comparison's verdict: faster or slower when its interval (at 95% or more) leaves out 1, same
+ * when it lies within [1/(1+margin), 1+margin], else undecided (few: no interval at all). For a
+ * cost (better 'lower'), faster means a needs less than b.
  * @param {object|null} ratio from pairedSummary or unpairedRatio
- * @param {{ low: number, high: number } | null} band from noiseBand
- * @returns {'up'|'down'|'noise'|'few'}
+ * @param {{ margin?: number, better?: 'higher'|'lower' }} [how]
+ * @returns {'faster'|'slower'|'same'|'undecided'|'few'}
  */
-function judge (ratio, band) {
+function judge (ratio, { margin = MARGIN, better = 'higher' } = {}) {
   if (!ratio || ratio.few) return 'few'
-  const { low, high } = band ?? { low: 1, high: 1 }
-  if (ratio.low > high) return 'up'
-  if (ratio.high < low) return 'down'
-  return 'noise'
+  const sure = ratio.confidence >= CONFIDENCE
+  const [up, down] = better === 'lower' ? ['slower', 'faster'] : ['faster', 'slower']
+  if (sure && ratio.low > 1) return up
+  if (sure && ratio.high < 1) return down
+  if (sure && ratio.low >= 1 / (1 + margin) && ratio.high <= 1 + margin) return 'same'
+  return 'undecided'
 }
 
-module.exports = { medianInterval, orderInterval, roundValues, divideRounds, pairedSummary, pairedRatio, noiseBand, judge, median, CONFIDENCE }
+/**
+ * Whether an interval is narrower than ±margin: high / low below (1 + margin)^2.
+ * @param {object|null} ratio
+ * @param {number} [margin]
+ * @returns {boolean}
+ */
+function isPrecise (ratio, margin = MARGIN) {
+  return Boolean(ratio && !ratio.few && ratio.confidence >= CONFIDENCE && ratio.high / ratio.low < (1 + margin) ** 2)
+}
+
+module.exports = { medianInterval, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, median, CONFIDENCE, MARGIN }

@@ -58,10 +58,9 @@ const n0 = (x) => Math.round(x).toLocaleString('en-US')
 /**
  * The process-models section; '' when only cluster was run.
  * @param {{ models: string[], groups: object[] }} comparison from compareModels
- * @param {{ low: number, high: number } | null} band the A/A noise band a verdict must clear (null: 1)
  * @returns {object|string} markup (html``)
  */
-function modelsSection ({ models, groups }, band) {
+function modelsSection ({ models, groups }) {
   if (groups.length === 0) return ''
   const others = models.filter((m) => m !== 'cluster')
   const settings = groups.some((g) => g.settings)
@@ -75,13 +74,13 @@ function modelsSection ({ models, groups }, band) {
   }
   const ratioCell = (r, m) => {
     if (!r) return html`<td class="empty">–</td>`
-    return html`<td>${r.estimate.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}]<br><span class="verdict">${verdictOf(r, band, LABEL[m], 'cluster')[0]}</span></td>`
+    return html`<td>${r.estimate.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}]<br><span class="verdict">${verdictOf(r, LABEL[m], 'cluster')[0]}</span></td>`
   }
   return html`<section><h2>Process models side by side</h2>
     <p>The same store, process count and load under each process model: <em>cluster</em> (a
     node:cluster primary hands connections to its workers), <em>reusePort</em> (independent
     processes each bind the port with SO_REUSEPORT and the kernel spreads connections; no primary
-    in the path), <em>HAProxy</em> (single-process servers behind HAProxy, which spreads requests). Throughput is the median of the valid repeats with its 95% interval; shares are
+    in the path), <em>HAProxy</em> (single-process servers behind HAProxy, which spreads requests). Throughput is the median of the valid rounds with its 95% interval; shares are
     each process's median part of the requests, largest first; fairness is Jain's index (1: even).
     A connection stays with the process that accepted it, so with few client connections the
     shares show how the model spread them.</p>

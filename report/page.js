@@ -5,7 +5,9 @@
 const path = require('node:path')
 const { html, raw } = require('./html-template')
 const { medianTable, summaryTable } = require('./tables')
-const { headlineSection, noiseSection } = require('./sections')
+const { firstScreen, matricesSection } = require('./sections')
+const { runSection } = require('./run-section')
+const { MAX_INTERFERENCE } = require('../lib/interference')
 const { uslSection } = require('./usl-section')
 const { answerSection } = require('./answer-storage')
 const { answersSection } = require('./answers')
@@ -41,24 +43,28 @@ h3 { font-size: 16px; margin: 20px 0 6px; }
 .caption { margin: 16px 0 6px; font-weight: 600; }
 .note { color: #444; font-size: 14px; }
 .bound { color: #9a6700; font-weight: bold; }
-table.verdicts td, table.speedups td, table.noise td:last-child { white-space: nowrap; line-height: 1.35; }
-table.verdicts th, table.speedups th { vertical-align: top; }
+table.verdicts td, table.matrix td { white-space: nowrap; line-height: 1.35; }
+table.verdicts th, table.matrix th { vertical-align: top; }
 .ratio { font-variant-numeric: tabular-nums; }
 .verdict { font-size: 12px; font-weight: 600; }
 td.up { background: #fbeee6; } td.up .verdict { color: #a04000; }
 td.down { background: #e8f1f8; } td.down .verdict { color: #1f618d; }
-table.speedups td.up { background: #e9f7ef; } table.speedups td.up .verdict { color: #1e8449; }
-table.speedups td.down { background: #fdecea; } table.speedups td.down .verdict { color: #a93226; }
 td.none .verdict { color: #666; } td.empty { color: #999; }
+td.same { background: #eef6ee; } td.same .verdict { color: #3d7a3d; }
+.alarm { background: #fdecea; border-left: 4px solid #c0392b; padding: 8px 14px; }
+table.phases td:first-child { white-space: normal; }
 ul.answers li { margin: 4px 0; }
 ul.answers { padding-left: 20px; }
 `
 
+const section = (charts, name) => charts.filter((c) => c.section === name)
+const aaCount = (rows) => rows.filter((r) => r.variant).length
+
 /**
  * Builds report.html.
  * @param {{ results: object, cells: object[], charts: { title: string, svg: string,
- *   section?: string }[], analysis?: { kinds, speedups, noise, fits, crossover } }} report cells without
- *   the A/A ones; analysis from report/analysis.js, for a sweep
+ *   section?: string }[], analysis?: object }} report cells without the A/A ones; analysis from
+ *   report/index.js, for a sweep
  * @returns {string} the page
  */
 function reportHtml ({ results, cells, charts, analysis }) {
@@ -68,22 +74,27 @@ function reportHtml ({ results, cells, charts, analysis }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Sync vs async fs servers: ${env.command} results</h1>
-<p class="lead">${name} · ${rows.length} runs in ${cells.length} cells${analysis?.noise.length > 0 &&
-  ` and ${analysis.noise.length} A/A pair${analysis.noise.length > 1 ? 's' : ''}`} · ${env.cpus} cores ·
+<p class="lead">${name} · ${rows.length} rows in ${cells.length} cells${aaCount(rows) > 0 && ' and an A/A pair'} ·
+${env.cpus} cores${env.cpus <= 2 && ' (the load generator shares them with the servers; more than 2 server processes oversubscribe them)'} ·
 Node ${env.serverNodes.join(', ')}</p></header>
-${analysis && answerSection(analysis.crossover, charts.filter((c) => c.section === 'crossover'), env, analysis.band)}
-${analysis && answersSection(results, cells, analysis, charts)}
+${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts, 'verdicts')[0])}
+${analysis && answerSection(analysis.crossover, section(charts, 'crossover'), env)}
+${analysis && answersSection(results, cells, analysis)}
 ${excludedRuns(results)}
+${analysis && runSection(analysis.run, section(charts, 'run')[0], env.options?.maxInterference ?? MAX_INTERFERENCE)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>
-${analysis && headlineSection(results, cells, analysis)}
-${analysis?.models && modelsSection(analysis.models, analysis.band)}
-${analysis?.placement && placementSection(analysis.placement, analysis.band)}
+${analysis && matricesSection(results, analysis)}
+${analysis?.models && modelsSection(analysis.models)}
+${analysis?.placement && placementSection(analysis.placement)}
 ${analysis?.versions && versionsSection(analysis.versions)}
-${analysis && noiseSection(analysis.noise, analysis.band)}
 <section><h2>Environment</h2>${environment(env)}</section>
 <section><h2>Charts</h2>
 ${charts.filter((c) => !c.section || c.section === 'crossover').map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
-${analysis && uslSection(results, analysis.fits, charts.filter((c) => c.section === 'usl'))}
+${analysis && uslSection(results, analysis.fits, section(charts, 'usl'))}
+${section(charts, 'candles').length > 0 && html`<section id="candles"><h2>Per client process: the historic candlesticks</h2>
+<p>What the historic benchmark charted from its CSV: for each client process and operation, a candle
+from the mean to 101% of the mean, with wicks to the minimum and maximum (µs, log scale), every valid round merged.</p>
+${section(charts, 'candles').map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>`}
 <section><h2>Medians per cell</h2>
 <p>Medians of the valid repeats; throughput with the order-statistic interval of its median. A yellow
 row lost some repeats.${cells.some((c) => c.clientBound) && html` ${CLIENT_BOUND_LEGEND}`}</p>
@@ -131,11 +142,12 @@ function howToRead ({ format, env, columns }) {
     ms). ${columns.includes('meanUtilization') && html`The
     event-loop chart shows how busy the servers' event loops were (utilization, 0–1: near 1 the
     server is the limit) and how late their timers fired (delay p99, µs). `}${shared}</p>
-    <p>The sections after this one state each sync vs async comparison, and each cluster's
-    speed-up, as a ratio taken within each round and summarised over the rounds (median and
-    interval; <em>within noise</em> when the interval overlaps the A/A noise band, <em>no clear
-    difference</em> when it holds 1 and there is no A/A cell), give the noise floor, and fit
-    a scaling model (USL) to the cluster kinds. ⚠ marks a client-bound cell.</p>`
+    <p>The verdicts state each sync vs async comparison, and what each process model buys, as a
+    ratio taken within each round and summarised over the rounds (the Hodges–Lehmann estimate with
+    its Wilcoxon signed-rank 95% interval): <em>faster</em> or <em>slower</em> when the interval
+    leaves out 1, <em>the same</em> when it lies within the margin, <em>undecided</em> otherwise. The
+    A/A pair (one configuration run as two cells) must come out the same; it calibrates the method.
+    A scaling model (USL) is fitted to the cluster kinds. ⚠ marks a client-bound cell.</p>`
 }
 
 function environment (env) {

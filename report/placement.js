@@ -54,18 +54,17 @@ const where = (e) => `×${e.nServers ?? e.lb.nServers}, nClients ${e.load ?? e.l
 /**
  * The answers, one sentence per comparison that has a ratio.
  * @param {{ balancers, cores, rtts }} placement from comparePlacement
- * @param {object|null} band the A/A noise band
  * @returns {string[]}
  */
-function placementAnswers ({ balancers, cores, rtts }, band) {
+function placementAnswers ({ balancers, cores, rtts }) {
   const lines = []
   for (const b of balancers.filter((e) => e.ratio)) {
-    const [verdict] = verdictOf(b.ratio, band, 'HAProxy', 'cluster')
+    const [verdict] = verdictOf(b.ratio, 'HAProxy', 'cluster')
     lines.push(`${b.lb.kind} over ${b.cluster.kind} (${where(b)}): ${formatRatio(b.ratio)}, ${verdict}; HAProxy spent ${b.balancerUs == null ? '?' : fixed(b.balancerUs, 0)} µs of CPU per request` +
       `, fairness ${fixed(b.lb.telemetry.fairness ?? NaN, 2)} against ${fixed(b.cluster.telemetry.fairness ?? NaN, 2)}.`)
   }
   for (const c of cores.filter((e) => e.ratio)) {
-    lines.push(`${c.kind} on split cores over shared (${where(c)}): ${formatRatio(c.ratio)}, ${verdictOf(c.ratio, band, 'split', 'shared')[0]}.`)
+    lines.push(`${c.kind} on split cores over shared (${where(c)}): ${formatRatio(c.ratio)}, ${verdictOf(c.ratio, 'split', 'shared')[0]}.`)
   }
   const groups = new Map()
   for (const r of rtts.filter((e) => e.ratio)) {
@@ -82,14 +81,13 @@ function placementAnswers ({ balancers, cores, rtts }, band) {
 /**
  * The section; '' when the folder has none of these comparisons.
  * @param {{ balancers, cores, rtts }} placement from comparePlacement
- * @param {object|null} band
  * @returns {object|string} markup
  */
-function placementSection (placement, band) {
+function placementSection (placement) {
   const { balancers, cores, rtts } = placement
   if (balancers.length + cores.length + rtts.length === 0) return ''
-  const answers = placementAnswers(placement, band)
-  const ratioCell = (r, up, down) => (r ? html`<td>${formatRatio(r)}<br><span class="verdict">${verdictOf(r, band, up, down)[0]}</span></td>` : html`<td class="empty">–</td>`)
+  const answers = placementAnswers(placement)
+  const ratioCell = (r, up, down) => (r ? html`<td>${formatRatio(r)}<br><span class="verdict">${verdictOf(r, up, down)[0]}</span></td>` : html`<td class="empty">–</td>`)
   return html`<section id="placement"><h2>Balancer, cores and round trips</h2>
     ${answers.length > 0 ? html`<ul class="answers">${answers.map((a) => html`<li>${a}</li>`)}</ul>` : html`<p>No comparison has a valid pair yet.</p>`}
     ${balancers.length > 0 && html`<h3>HAProxy in front of single-process servers, against node:cluster</h3>

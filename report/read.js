@@ -70,8 +70,31 @@ function readResults (dir) {
   // The Node versions the servers ran (the node column; older folders: the sweep's own).
   const served = [...new Set(rows.map((r) => r.node).filter(Boolean))]
   env.serverNodes = served.length > 0 ? served : [env.node]
-  return { dir, env, format, load, variants, columns, rows,
+  return { dir, env, format, load, variants, columns, rows, ...readRecords(dir),
     readCellJson: (row) => readJson(path.join(dir, row.json)) }
+}
+
+// The interleaved run's records (sweep/rounds.js), typed; empty lists in other folders.
+const RECORDS = { passes: 'passes.csv', windows: 'windows.csv', roundLog: 'rounds.csv' }
+const RECORD_TEXT = new Set(['startedAt', 'cell', 'precision'])
+
+function readRecords (dir) {
+  const out = {}
+  for (const [name, file] of Object.entries(RECORDS)) {
+    const full = path.join(dir, file)
+    if (!fs.existsSync(full)) {
+      out[name] = []
+      continue
+    }
+    const { columns, records } = readCsv(full)
+    out[name] = records.map((record) => Object.fromEntries(columns.map((c, j) => {
+      const text = record[j]
+      if (RECORD_TEXT.has(c)) return [c, text]
+      if (text === 'true' || text === 'false') return [c, text === 'true']
+      return [c, text === '' ? null : Number(text)]
+    })))
+  }
+  return out
 }
 
 function readJson (file) {

@@ -30,7 +30,7 @@ function mannWhitneyCdf (m, n) {
  * @param {number[]} a positive values
  * @param {number[]} b positive values
  * @param {number} [confidence]
- * @returns {{ estimate, low, high, n: [number, number], confidence, few: boolean, clear: boolean } | null}
+ * @returns {{ estimate, low, high, n: [number, number], confidence, few: boolean } | null}
  *   null when a side is empty
  */
 function unpairedRatio (a, b, confidence = CONFIDENCE) {
@@ -38,8 +38,7 @@ function unpairedRatio (a, b, confidence = CONFIDENCE) {
   const ratios = a.flatMap((x) => b.map((y) => y / x)).sort((p, q) => p - q)
   const { low, high, confidence: covered } = orderInterval(ratios, mannWhitneyCdf(a.length, b.length), confidence)
   const few = a.length < 2 && b.length < 2
-  return { estimate: median(ratios), low, high, n: [a.length, b.length], confidence: covered, few,
-    clear: !few && (low > 1 || high < 1) }
+  return { estimate: median(ratios), low, high, n: [a.length, b.length], confidence: covered, few }
 }
 
 module.exports = { unpairedRatio }

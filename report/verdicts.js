@@ -1,31 +1,37 @@
 'use strict'
-// How the report and compare word a ratio: "1.23× [1.10–1.37]", its verdict against the A/A
-// noise band, the noise floor in %, and what the intervals' round counts give in confidence.
+// How the report and compare word a ratio: "1.23× [1.10–1.37]", its verdict (faster, slower,
+// same within ±margin, undecided: report/intervals.js judge) in words, and what the intervals'
+// round counts give in confidence.
 
-const { judge } = require('./intervals')
+const { judge, MARGIN } = require('./intervals')
+const { modelLabel } = require('../lib/kinds')
 
 /** "1 worker", "2 workers". */
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
-/** "With 1 process", "With a cluster of 2 workers" (and a note when they outnumber the cores). */
-function processes ({ cluster, model = 'cluster', nServers }, cores) {
-  if (!cluster) return 'With 1 process'
+/**
+ * "With 1 process", "With a cluster of 2 workers", "With 2 backends behind HAProxy" (lib/kinds.js
+ * modelLabel), and a note when they outnumber the cores.
+ */
+function processes ({ kind, nServers }, cores) {
   const over = nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''
-  return model === 'reuseport' ? `With ${plural(nServers, 'reusePort process', 'reusePort processes')}${over}` : `With a cluster of ${plural(nServers, 'worker')}${over}`
+  const label = modelLabel(kind, nServers)
+  return `With ${label.startsWith('cluster') ? `a ${label}` : label}${over}`
 }
 
 /**
  * Entries (each with load and ratio) worded by verdict, e.g. ["sync faster at nClients 1, 2:
- * 1.21× [1.10–1.30] to 1.49× [1.35–1.69]", "within noise at nClients 4: 0.98× [0.90–1.05]"].
+ * 1.21× [1.10–1.30] to 1.49× [1.35–1.69]", "the same within ±5% at nClients 4: 0.98× [0.96–1.01]"].
  * @param {object[]} entries
- * @param {object|null} band the A/A noise band
- * @param {{ up: string, down: string }} words the verdict above the band and below it
+ * @param {{ up: string, down: string }} words the verdict faster and slower (report/intervals.js judge)
+ * @param {number} [margin]
+ * @param {'higher'|'lower'} [better] lower for a cost: faster then means less
  * @returns {string[]}
  */
-function verdictParts (entries, band, words) {
-  const by = { up: [], down: [], noise: [], few: [] }
-  for (const e of entries) by[judge(e.ratio, band)].push(e)
-  const what = { ...words, noise: band ? 'within noise' : 'no clear difference', few: 'a single round (no interval)' }
+function verdictParts (entries, words, margin = MARGIN, better = 'higher') {
+  const by = { faster: [], slower: [], same: [], undecided: [], few: [] }
+  for (const e of entries) by[judge(e.ratio, { margin, better })].push(e)
+  const what = { faster: words.up, slower: words.down, same: `the same within ±${pct(margin)}`, undecided: 'undecided', few: 'a single round (no interval)' }
   return Object.entries(by).filter(([, some]) => some.length > 0).map(([verdict, some]) => {
     const sorted = [...some].sort((a, b) => a.ratio.estimate - b.ratio.estimate)
     const loads = [...new Set(some.map((e) => e.load))].sort((a, b) => a - b).join(', ')
@@ -34,6 +40,8 @@ function verdictParts (entries, band, words) {
     return `${what[verdict]} at nClients ${loads}: ${range}`
   })
 }
+
+const pct = (margin) => `${Math.round(margin * 100)}%`
 
 /** Entries grouped by a key, in first-seen order. */
 function groupBy (entries, key) {
@@ -54,36 +62,29 @@ function formatRatio (r) {
 }
 
 /**
- * A ratio's verdict in words and its tone (a CSS class): `faster` or `slower` faster when its
- * interval clears the noise band, else within noise (no clear difference without a band).
+ * A ratio's verdict in words and its tone (a CSS class), from report/intervals.js judge.
  * @param {object|null} r a ratio from report/intervals.js
- * @param {{ low: number, high: number } | null} band
- * @param {string} faster what is faster above 1
- * @param {string} slower what is faster below 1
- * @returns {[string, 'up'|'down'|'none']}
+ * @param {string} faster what is faster (or cheaper) when the verdict is faster
+ * @param {string} slower what is faster when the verdict is slower
+ * @param {{ margin?: number, better?: 'higher'|'lower' }} [how] better: lower for a cost, whose words are
+ *   "cheaper" instead of "faster"
+ * @returns {[string, 'up'|'down'|'same'|'none']}
  */
-function verdictOf (r, band, faster, slower) {
-  switch (judge(r, band)) {
-    case 'up': return [`${faster} faster`, 'up']
-    case 'down': return [`${slower} faster`, 'down']
-    case 'noise': return [band ? 'within noise' : 'no clear difference', 'none']
-    default: return [r ? 'one round: no interval' : 'no valid repeat', 'none']
+function verdictOf (r, faster, slower, { margin = MARGIN, better = 'higher' } = {}) {
+  const word = better === 'lower' ? 'cheaper' : 'faster'
+  switch (judge(r, { margin, better })) {
+    case 'faster': return [`${faster} ${word}`, 'up']
+    case 'slower': return [`${slower} ${word}`, 'down']
+    case 'same': return [`the same within ±${pct(margin)}`, 'same']
+    case 'undecided': return ['undecided', 'none']
+    default: return [r ? 'one round: no interval' : 'no valid round', 'none']
   }
-}
-
-/**
- * How far one A/A label can be from the other, in %: the far end of the noise band.
- * @param {{ low: number, high: number } | null} band
- * @returns {number|null}
- */
-function noisePercent (band) {
-  return band ? Math.round((Math.max(band.high, 1 / band.low) - 1) * 100) : null
 }
 
 /**
  * What the intervals of some ratios rest on: their rounds and the confidence that gives.
  * @param {Array<object|null>} ratios
- * @returns {string} e.g. "6 rounds: each interval is the lowest to the highest per-round ratio, which holds the median with 96.9% confidence"
+ * @returns {string} e.g. "10 rounds: each interval is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at 95.1% confidence"
  */
 function roundsNote (ratios) {
   const some = ratios.filter((r) => r && !r.few)
@@ -91,9 +92,8 @@ function roundsNote (ratios) {
   const ns = [...new Set(some.map((r) => r.n))].sort((a, b) => a - b)
   const confidence = Math.min(...some.map((r) => r.confidence))
   const rounds = ns.length === 1 ? `${ns[0]} rounds` : `${ns[0]}–${ns[ns.length - 1]} rounds`
-  const what = ns[ns.length - 1] <= 8 ? 'the lowest to the highest per-round ratio' : 'an order statistic of the per-round ratios'
-  const weak = confidence < 0.95 ? ` (below 95%: ${ns[0]} rounds are too few for it; 6 are the fewest that reach it)` : ''
-  return `${rounds}: an interval is ${what}, which holds the true median with at least ${fixed(confidence * 100, 1)}% confidence${weak}`
+  const weak = confidence < 0.95 ? ` (below 95%: ${ns[0]} rounds are too few; 6 are the fewest that reach it, and no verdict is given below it)` : ''
+  return `${rounds}: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at ${fixed(confidence * 100, 1)}% confidence or more${weak}`
 }
 
-module.exports = { fixed, formatRatio, verdictOf, noisePercent, roundsNote, verdictParts, groupBy, processes, plural }
+module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, plural, pct }

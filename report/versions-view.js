@@ -4,7 +4,7 @@
 
 const { html } = require('./html-template')
 const { KINDS } = require('../lib/kinds')
-const { overOldest, verdictOf, pairsOf } = require('./versions')
+const { overOldest, versionVerdict, pairsOf } = require('./versions')
 
 const n0 = (x) => Math.round(x).toLocaleString('en-US')
 const n2 = (x) => x.toFixed(2)
@@ -53,7 +53,7 @@ function versionTables ({ versions, groups, findings }) {
 
 function speedup (r, above, below) {
   if (!r) return '–'
-  return `${ratioText(r)} ${verdictOf(r, above, below).text}`
+  return `${ratioText(r)} ${versionVerdict(r, above, below).text}`
 }
 
 /**

@@ -6,7 +6,7 @@
 
 const { KINDS, kindOf, parseVersion } = require('../lib/kinds')
 const { lineStatus } = require('../lib/node-lines')
-const { pairedRatio: ratio } = require('./intervals')
+const { pairedRatio: ratio, judge } = require('./intervals')
 
 const nodeOf = (cell) => cell.rows[0].node
 // A cell's other settings: its variant label without the Node version.
@@ -20,14 +20,14 @@ const MEASURES = [
 const older = (a, b) => { const [x, y] = [parseVersion(a), parseVersion(b)]; return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] }
 
 /**
- * The verdict of a ratio: `above` when its interval is above 1, `below` when below.
+ * A ratio's verdict as the version table words it: `above` when faster (report/intervals.js judge),
+ * `below` when slower, else the verdict itself; clear when faster or slower.
  * @returns {{ text: string, clear: boolean }}
  */
-function verdictOf (r, above, below) {
-  if (!r) return { text: 'no valid repeat', clear: false }
-  if (r.few) return { text: 'one repeat: no interval', clear: false }
-  if (!r.clear) return { text: 'no clear difference', clear: false }
-  return { text: r.low > 1 ? above : below, clear: true }
+function versionVerdict (r, above, below) {
+  const verdict = judge(r)
+  const text = { faster: above, slower: below, same: 'the same within ±5%', undecided: 'undecided', few: r ? 'one round: no interval' : 'no valid round' }[verdict]
+  return { text, clear: verdict === 'faster' || verdict === 'slower' }
 }
 
 /**
@@ -64,7 +64,7 @@ function compareVersions (results, cells) {
     const per = versions.map((v) => {
       const [x, y] = [g.byVersion[v.node]?.[a], g.byVersion[v.node]?.[b]]
       const r = x && y ? (measure.swap ? ratio(y, x, measure.column) : ratio(x, y, measure.column)) : null
-      return { node: v.node, ratio: r, verdict: verdictOf(r, measure.above, measure.below) }
+      return { node: v.node, ratio: r, verdict: versionVerdict(r, measure.above, measure.below) }
     })
     const counted = per.filter((p) => judged.some((v) => v.node === p.node))
     const texts = new Set(counted.map((p) => p.verdict.text))
@@ -90,4 +90,4 @@ function overOldest (group, versions, node, kind, column = 'opsPerSec') {
   return cell && base && cell.valid.length > 0 && base.valid.length > 0 ? ratio(cell, base, column) : null
 }
 
-module.exports = { compareVersions, overOldest, verdictOf, pairsOf, MEASURES }
+module.exports = { compareVersions, overOldest, versionVerdict, pairsOf, MEASURES }

@@ -96,36 +96,30 @@ function judge (client, json, log, timeoutMs) {
 }
 
 /**
- * Runs one repeat of a sweep cell.
- * @param {{ cell: object, repeat: number, order: number }} run
- * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal }} ctx
- * @returns {Promise<object>} its summary.csv row
+ * The row fields a client JSON gives (latency, throughput, cost, HAProxy's figures, the storage layer's).
+ * @param {object|null} json the client's JSON document
+ * @param {{ storageStart?: object|null, storageEnd?: object|null, requests?: number }} [storage] delay-layer
+ *   counters around the run and the HTTP requests meanwhile (default: the client's, warm-up included)
+ * @returns {object}
  */
-async function runClientCell (run, ctx) {
-  const { cell, repeat, order } = run
-  const fields = await withServer(run, ctx, async ({ server, storage, placement, log, configFile, files }) => {
-    const storageNow = async () => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
-    const storageStart = await storageNow()
-    const cpuStart = groupCpuUs(server.child.pid)
-    // The client's way to the server: the configured address, or the namespace's with the cell's round trip.
-    const link = await connectRun(ctx.hosts ?? null, cell.rtt ?? 0, server.port)
-    let client, linkFields
-    try {
-      client = await runGroup(CLIENT, [`--config=${configFile}`, ...(link.host ? [`--serverHostname=${link.host}`] : []), `--serverPort=${link.port}`,
-        `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
-      { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path, prefix: placement.clientPrefix })
-    } finally {
-      linkFields = await link.close()
-    }
-    const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
-    const storageEnd = await storageNow()
-    const json = readJsonOrNull(path.join(ctx.dir, files.json))
-    writeHgrms(ctx.dir, files.json, json)
-    // The server says which Node each of its processes ran: it must be the cell's.
-    const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
-    const reason = judge(client, json, log, ctx.options.cellTimeout) || (ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : '')
-    return { ...(json && measures(json)), ...costFigures(json), ...balancerColumns(json), ...(storage && storageFigures(storageStart, storageEnd, json)), ...linkFields, serverCpuUs, json: json ? files.json : '', reason }
-  })
+function jsonFigures (json, { storageStart = null, storageEnd = null, requests } = {}) {
+  requests ??= json ? json.operations.completed + json.operations.failed + json.warmup.operations : 0
+  return { ...(json && measures(json)), ...costFigures(json), ...balancerColumns(json), ...(storageStart && storageFigures(storageStart, storageEnd, requests)) }
+}
+
+/** Why the server ran another Node than the cell's, or ''. */
+function wrongNode (cell, json) {
+  const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
+  return ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : ''
+}
+
+/**
+ * A summary.csv row: the cell's dimensions, then the run's fields.
+ * @param {{ cell: object, repeat: number, order: number }} run
+ * @param {object} fields
+ * @returns {object}
+ */
+function rowOf ({ cell, repeat, order }, fields) {
   return {
     cell: cell.id,
     repeat,
@@ -154,4 +148,36 @@ async function runClientCell (run, ctx) {
   }
 }
 
-module.exports = { runClientCell, COLUMNS, TABLE, MARKS }
+/**
+ * Runs one repeat of a sweep cell: a fresh server and a fresh `node client` (run KIND).
+ * @param {{ cell: object, repeat: number, order: number }} run
+ * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal }} ctx
+ * @returns {Promise<object>} its summary.csv row
+ */
+async function runClientCell (run, ctx) {
+  const { cell } = run
+  const fields = await withServer(run, ctx, async ({ server, storage, placement, log, configFile, files }) => {
+    const storageNow = async () => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
+    const storageStart = await storageNow()
+    const cpuStart = groupCpuUs(server.child.pid)
+    // The client's way to the server: the configured address, or the namespace's with the cell's round trip.
+    const link = await connectRun(ctx.hosts ?? null, cell.rtt ?? 0, server.port)
+    let client, linkFields
+    try {
+      client = await runGroup(CLIENT, [`--config=${configFile}`, ...(link.host ? [`--serverHostname=${link.host}`] : []), `--serverPort=${link.port}`,
+        `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
+      { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path, prefix: placement.clientPrefix })
+    } finally {
+      linkFields = await link.close()
+    }
+    const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
+    const storageEnd = await storageNow()
+    const json = readJsonOrNull(path.join(ctx.dir, files.json))
+    writeHgrms(ctx.dir, files.json, json)
+    const reason = judge(client, json, log, ctx.options.cellTimeout) || wrongNode(cell, json)
+    return { ...jsonFigures(json, { storageStart, storageEnd }), ...linkFields, serverCpuUs, json: json ? files.json : '', reason }
+  })
+  return rowOf(run, fields)
+}
+
+module.exports = { runClientCell, rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS, COLUMNS, TABLE, MARKS }

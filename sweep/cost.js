@@ -14,13 +14,12 @@ const round = (x, digits) => (finite(x) ? Number(x.toFixed(digits)) : undefined)
  * and the daemon's CPU per HTTP request of the client's whole run (warm-up included).
  * @param {{ counters: object, cpuUs: number }} before delayfs counters and daemon CPU µs
  * @param {{ counters: object, cpuUs: number }} after
- * @param {object|null} json the client's JSON, for its request count
+ * @param {number} requests HTTP requests the server had meanwhile
  * @returns {{ storageOps?: number, storageLatencyUs?: number, storageCpuPerReqUs?: number }}
  */
-function storageFigures (before, after, json) {
+function storageFigures (before, after, requests) {
   const delta = (key) => after.counters[key] - before.counters[key]
   const ops = delta('reads') + delta('writes')
-  const requests = json ? json.operations.completed + json.operations.failed + json.warmup.operations : 0
   return {
     storageOps: ops,
     storageLatencyUs: ops > 0 ? round((delta('readUs') + delta('writeUs')) / ops, 1) : undefined,

@@ -14,6 +14,8 @@ const { supportedLts } = require('../lib/node-lines')
 const { checkFuse } = require('../storage')
 const { placementProblem, hostsOption, rttValue, cpusetValue } = require('./placement')
 const { BALANCE } = require('../balancer/haproxy-config')
+const { MAX_INTERFERENCE } = require('../lib/interference')
+const { MARGIN } = require('../report/intervals')
 
 const MAX_IO_DELAY_US = 10000000
 const kind = (v) => {
@@ -23,14 +25,36 @@ const kind = (v) => {
 
 /** Flags every command that runs cells takes (validators, as lib/config.js's `extra`). */
 const RUN_OPTIONS = {
-  repeats: int(1, 1000),
+  rounds: int(1, 1000),
+  repeats: () => { throw 'is now --rounds (rounds hold every cell once)' },
   seed: int(0, 2 ** 32 - 1),
   results: str,
   readyTimeout: int(1),
   keepData: bool
 }
 const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false, hosts: 'local' } // and a random seed
-const SWEEP_OPTIONS = { ...RUN_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
+// A duration: seconds, or a number with s, m or h.
+const duration = (v) => {
+  const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(String(v))
+  if (!m || Number(m[1]) <= 0) throw 'must be a duration above 0 such as 90, 90s, 2m or 1.5h'
+  return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? 's']
+}
+const share = (low, high) => (v) => {
+  const n = Number(v)
+  if (String(v).trim() === '' || !Number.isFinite(n) || n <= low || n > high) throw `must be a number above ${low} and at most ${high}`
+  return n
+}
+// The interleaved commands' own flags (sweep/rounds.js, sweep/passes.js).
+const ROUND_OPTIONS = {
+  maxRounds: int(1, 10000),
+  budget: duration,
+  margin: share(0, 1),
+  maxInterference: share(0, 1),
+  window: int(1, 1000000),
+  passes: int(1, 1000),
+  warmOps: int(0)
+}
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
 const CELL_TIMEOUT_MS = 300000
 const SWEEP_LISTS = {
   kinds: kind,
@@ -64,20 +88,28 @@ const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'r
 const MOOT = { asyncApi: (c) => KINDS[c.kind].store === 'sync', ioDepth: (c) => c.ioDelay === 'off', balance: (c) => KINDS[c.kind].model !== 'lb' }
 const IO_DEPTH_DEFAULT = 64
 // The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
-const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [4], ioDelay: ['off', 1000] }
+const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [2], ioDelay: ['off', 1000] }
 // A sync server handles one request at a time per process: no two PUTs can share a flush.
 const hasCell = (combo) => combo.fsync !== 'group' || KINDS[combo.kind].store === 'async'
 
-// Defaults per command; the flags go before the user's, so the user's win. 6 rounds are the fewest
-// whose [lowest, highest] per-round ratio holds the median with 95% or more (report/intervals.js).
-const ROUNDS = 6
+// Defaults per command; the flags go before the user's, so the user's win. The interleaved commands
+// (all but run) keep every cell's server up, warm it up (warmOps per serving process) and measure it
+// in windows, round after round (sweep/rounds.js); 6 rounds are the fewest whose interval reaches 95%
+// (report/intervals.js), and rounds are added until the intervals are narrow or the budget (s) is
+// spent. The client's own warm-up is one operation per process after creating the files; idle
+// connections between a cell's windows are kept. quick's A/A cell is its cheapest, sync in one process.
+const BASE_KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
+const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000 }
+const INTERLEAVED_FLAGS = ['--warmup=1', '--keepAliveTimeout=3600000']
 const PRESETS = {
-  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, repeats: ROUNDS, flags: ['--nOperations=5000'], aa: defaultAa },
-  quick: { lists: { kinds: KIND_NAMES, nServers: [2], nClients: [4] }, repeats: ROUNDS, flags: ['--nOperations=2000'], aa: defaultAa, slice: QUICK_SLICE },
-  run: { lists: {}, repeats: 1, flags: [], aa: () => null },
+  sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, flags: INTERLEAVED_FLAGS, aa: defaultAa,
+    rounds: { ...ROUNDS, rounds: 6, budget: 1800, window: 200, passes: 5 } },
+  quick: { lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED_FLAGS, '--concurrency=2'], aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: QUICK_SLICE,
+    rounds: { ...ROUNDS, rounds: 8, budget: 105, window: 200, passes: 8 } },
+  run: { lists: {}, flags: [], aa: () => null, rounds: { rounds: 1 } },
   // The version table: each store in one process on the system Node and every supported LTS line.
-  versions: { lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, repeats: ROUNDS, flags: ['--nOperations=3000'], aa: () => null,
-    node: () => ['system', ...supportedLts().map(String)] }
+  versions: { lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, flags: INTERLEAVED_FLAGS, aa: () => null,
+    node: () => ['system', ...supportedLts().map(String)], rounds: { ...ROUNDS, rounds: 8, budget: 600, window: 200, passes: 6 } }
 }
 // A free port for every server, unless the user names one.
 const COMMON_FLAGS = ['--serverPort=0']
@@ -143,7 +175,9 @@ function planSweep (command, argv, runKind) {
   const { lists, rest } = takeLists(argv, SWEEP_LISTS)
   const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
-  const options = runOptions(given, { repeats: preset.repeats, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa() })
+  const stray = command === 'run' && Object.keys(ROUND_OPTIONS).find((key) => given[key] !== undefined)
+  if (stray) throw new ConfigError(`--${stray} is for the interleaved commands (sweep, quick, versions); run measures one cell once per --rounds`)
+  const options = runOptions(given, { ...preset.rounds, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa(), command })
   const nodes = resolveNodes(lists.node ?? preset.node?.())
   options.clientNode = resolveClientNode(options.clientNode)
   const grid = {
@@ -166,7 +200,7 @@ function planSweep (command, argv, runKind) {
     ...preset.lists,
     ...lists,
     node: nodes.map((n) => n.node),
-    repeats: options.repeats,
+    rounds: options.rounds,
     aa: options.aa
   }
   const dims = (g) => Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
@@ -210,10 +244,12 @@ function planSweep (command, argv, runKind) {
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
   const why = [...cells.values()].some((c) => c.ioDelay !== 'off') && checkFuse()
   if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
-  return { command, config, options, grid, notes, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { nodes, skipped } }
+  const interleaved = command !== 'run'
+  return { command, config, options, grid, notes, envExtra: { nodes, skipped },
+    ...(interleaved ? { cells: [...cells.values()] } : { runs: schedule([...cells.values()], options.rounds, options.seed) }) }
 }
 
 module.exports = {
-  planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS,
+  planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, ROUND_OPTIONS, COMMON_FLAGS, BASE_KINDS,
   SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, IO_DEPTH_DEFAULT
 }

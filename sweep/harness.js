@@ -21,18 +21,19 @@ function serverEnv (cell) {
 }
 
 /**
- * Runs `work` against a fresh server of the cell's kind and config.
- * @param {{ cell: object, repeat: number }} run
+ * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
+ * layer when the cell has an ioDelay), on its cores and host.
+ * @param {{ cell: object, repeat?: number }} run without a repeat, the server serves every round (its
+ *   files are named after the cell alone)
  * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal, hosts?: object|null }} ctx hosts:
  *   the server's namespace (sweep/placement.js openHosts), null or absent for this host
- * @param {(s: { server: object, storage: object|null, placement: object, log: object, dataPath: string, configFile: string, files: object }) => Promise<object>} work
- *   storage: the mounted delay layer (storage/), null for a plain folder; placement: placeRun's
- *   measures the cell; returns row fields, with `reason` set if the cell is invalid
- * @returns {Promise<object>} the row fields, with valid and reason
+ * @returns {Promise<{ server: object|null, storage: object|null, placement: object, log: object, dataPath: string,
+ *   configFile: string, files: object, error: Error|null, close(): Promise<void> }>} error: why the server
+ *   did not start (server null); close() stops and removes everything, whatever happened
  * @throws the abort reason if interrupted, after stopping everything
  */
-async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal, hosts = null }, work) {
-  const name = `${cell.id}-r${repeat}`
+async function openServer ({ cell, repeat }, { dir, dataRoot, options, signal, hosts = null }) {
+  const name = repeat === undefined ? cell.id : `${cell.id}-r${repeat}`
   const files = { csv: `cells/${name}.csv`, json: `cells/${name}.json`, log: `cells/${name}.log` }
   const dataPath = path.join(dataRoot, name)
   const configFile = path.join(dataRoot, `${name}.json`)
@@ -44,27 +45,10 @@ async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal, h
   const settings = Object.entries(setEnv).map(([name, value]) => `${name}=${value}`)
   if (settings.length > 0) log.write(`# server environment: ${settings.join(' ')}\n`)
   const backing = `${dataPath}.backing`
-  let server
-  let storage = null
-  try {
-    if (cell.ioDelay !== undefined && cell.ioDelay !== 'off') {
-      fs.mkdirSync(backing)
-      storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: (line) => log.write(`# ${line}\n`) })
-      log.write(`# storage: delayfs pid ${storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
-    }
-    const args = [`--config=${configFile}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
-    server = await startServer({ kind: cell.kind, args, env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal, execPath: cell.nodeBin, prefix: placement.serverPrefix })
-    const fields = { ...placement.row, ...await work({ server, storage, placement, log, dataPath, configFile, files }) }
-    if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      fields.reason ||= `server exited during the cell: ${log.lastLine()}`
-    }
-    return { ...fields, valid: !fields.reason, reason: fields.reason || '' }
-  } catch (err) {
-    if (signal.aborted) throw err
-    return { ...placement.row, valid: false, reason: err.message }
-  } finally {
-    await server?.stop()
-    await storage?.unmount() // after the server: it may still hold files open
+  const opened = { server: null, storage: null, placement, log, dataPath, configFile, files, error: null }
+  opened.close = async () => {
+    await opened.server?.stop()
+    await opened.storage?.unmount() // after the server: it may still hold files open
     log.close()
     if (!options.keepData) {
       fs.rmSync(dataPath, { recursive: true, force: true })
@@ -72,6 +56,53 @@ async function withServer ({ cell, repeat }, { dir, dataRoot, options, signal, h
       fs.rmSync(configFile, { force: true })
     }
   }
+  try {
+    if (cell.ioDelay !== undefined && cell.ioDelay !== 'off') {
+      fs.mkdirSync(backing)
+      opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: (line) => log.write(`# ${line}\n`) })
+      log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
+    }
+    const args = [`--config=${configFile}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
+    opened.server = await startServer({ kind: cell.kind, args, env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal, execPath: cell.nodeBin, prefix: placement.serverPrefix })
+  } catch (err) {
+    if (signal.aborted) {
+      await opened.close()
+      throw err
+    }
+    opened.error = err
+  }
+  return opened
 }
 
-module.exports = { withServer }
+/** Why the server is gone, or '' while it runs. */
+function serverGone (opened) {
+  const child = opened.server.child
+  return child.exitCode !== null || child.signalCode !== null ? `server exited during the cell: ${opened.log.lastLine()}` : ''
+}
+
+/**
+ * Runs `work` against a fresh server of the cell's kind and config (openServer).
+ * @param {{ cell: object, repeat: number }} run
+ * @param {object} ctx as openServer takes it
+ * @param {(s: { server: object, storage: object|null, placement: object, log: object, dataPath: string, configFile: string, files: object }) => Promise<object>} work
+ *   storage: the mounted delay layer (storage/), null for a plain folder; placement: placeRun's
+ *   measures the cell; returns row fields, with `reason` set if the cell is invalid
+ * @returns {Promise<object>} the row fields, with valid and reason
+ * @throws the abort reason if interrupted, after stopping everything
+ */
+async function withServer (run, ctx, work) {
+  const opened = await openServer(run, ctx)
+  try {
+    if (opened.error) return { ...opened.placement.row, valid: false, reason: opened.error.message }
+    const fields = { ...opened.placement.row, ...await work(opened) }
+    fields.reason ||= serverGone(opened)
+    return { ...fields, valid: !fields.reason, reason: fields.reason || '' }
+  } catch (err) {
+    if (ctx.signal.aborted) throw err
+    return { ...opened.placement.row, valid: false, reason: err.message }
+  } finally {
+    await opened.close()
+  }
+}
+
+module.exports = { withServer, openServer, serverGone }

@@ -12,13 +12,13 @@ const { loadConfig } = require('../lib/config')
 const { supportedLts } = require('../lib/node-lines')
 
 const COMMANDS = {
-  quick: ['quick', 'a small grid: all kinds, nServers 2, nClients 4, 6 rounds, nOperations 2000, the A/A cell,\n' +
-    '                 plus sync and async at 1 ms storage when FUSE works (about 4 min with 4 kinds, more with\n' +
-    '                 the reuseport and -lb kinds)'],
-  sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, 6 rounds, nOperations 5000,\n' +
-    '                 plus the A/A cell (15-20 min on 2 cores with 4 kinds; more with the reuseport and -lb kinds)'],
-  versions: ['versions', 'the version table: sync and async in one process, nClients 4, 6 rounds, nOperations\n' +
-    '                 3000, on the system node and every supported LTS line (missing ones are installed);\n' +
+  quick: ['quick', 'the headline answer within a budget of 105 s: sync, async and their 2-worker clusters at a\n' +
+    '                 plain folder, sync and async at 1 ms storage (when FUSE works), and the A/A pair; 2 client\n' +
+    '                 processes x 2 connections; at least 8 rounds, more until every interval is within the margin'],
+  sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, plus the A/A cell; at least 6\n' +
+    '                 rounds, more until every interval is within the margin or the budget (30 min) is spent'],
+  versions: ['versions', 'the version table: sync and async in one process, nClients 4, on the system node and\n' +
+    '                 every supported LTS line (missing ones are installed), within a budget of 10 min;\n' +
     '                 writes versions.md beside the report'],
   run: ['run KIND', `one cell of KIND with config.json's values; KIND: ${KIND_NAMES.slice(0, 3).join(', ')},\n` +
     `                 ${KIND_NAMES.slice(3).join(', ')}`],
@@ -56,13 +56,21 @@ const LIST_HELP = {
 
 /** What each option of the commands that run cells means (sweep/grid.js SWEEP_OPTIONS, sweep/peak.js PEAK_OPTIONS). */
 const OPTION_HELP = {
-  repeats: 'runs of each cell, shuffled in rounds that hold every cell once',
+  rounds: 'sweep, quick, versions: the fewest clean rounds (each measures every cell in interleaved windows); run, peak: runs of each cell',
+  repeats: 'the old name of --rounds: refused, with a pointer to --rounds',
+  maxRounds: 'the most clean rounds',
+  budget: 'seconds (or 90s, 2m, 1h) the servers, warm-up and rounds may take: no round is started that would overrun it',
+  margin: 'a ratio within ±margin of 1 (its whole interval) is "the same"; rounds are added until every headline interval is narrower than ±margin',
+  maxInterference: 'a pass in which other processes and steal took more than this share of the machine\'s CPU is dropped and run again',
+  window: 'operations of a cell per window (over its client processes; rounded up to a multiple of nClients)',
+  passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',
+  warmOps: 'operations each serving process gets before the first round (the JIT\'s warm-up), not measured',
   seed: 'seed of the shuffle',
   results: 'parent folder of the results folder',
   readyTimeout: 'ms a server gets to print its ready line',
   keepData: 'keep each cell\'s data folder (else removed once the client verified it)',
-  cellTimeout: 'ms one client run may take',
-  aa: 'the A/A cell, KIND:nServers:nClients, run as variants A and B to show the noise floor; off = none',
+  cellTimeout: 'ms one client run (run) or one window (sweep, quick, versions) may take',
+  aa: 'the A/A cell, KIND:nServers:nClients, run as two cells A and B that must come out the same: the verdicts\' calibration; off = none',
   connections: 'autocannon\'s connections',
   duration: 'seconds of each autocannon run',
   pipelining: 'requests in flight per connection',
@@ -119,13 +127,17 @@ function optionDefaults (commands) {
   const aa = defaultAa()
   return {
     ...PEAK_DEFAULTS,
-    repeats: perCommand(commands, (c) => c === 'peak' ? PEAK_DEFAULTS.repeats : PRESETS[c].repeats),
+    rounds: perCommand(commands, (c) => c === 'peak' ? PEAK_DEFAULTS.rounds : PRESETS[c].rounds.rounds),
+    repeats: '–',
+    ...Object.fromEntries(['maxRounds', 'budget', 'margin', 'maxInterference', 'window', 'passes', 'warmOps'].map((key) =>
+      [key, perCommand(commands.filter((c) => c !== 'run' && c !== 'peak'), (c) => PRESETS[c].rounds[key])])),
     seed: 'random, recorded in env.json',
     results: 'results/',
     ...RUN_DEFAULTS,
     cellTimeout: CELL_TIMEOUT_MS,
     clientNode: 'the Node running this script',
-    aa: perCommand(commands, (c) => c === 'sweep' ? `${aa.kind}:${aa.nServers}:${aa.nClients} (async-cluster:min(2,cores):4)` : 'off')
+    aa: perCommand(commands, (c) => c === 'sweep' ? `${aa.kind}:${aa.nServers}:${aa.nClients} (async-cluster:min(2,cores):4)`
+      : c === 'quick' ? 'sync:1:2' : 'off')
   }
 }
 

@@ -18,7 +18,7 @@ const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connectio
   'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx', 'node', 'v8', 'uv']
 const PEAK_OPTIONS = { ...RUN_OPTIONS, connections: int(1, 10000), duration: int(1, 3600), pipelining: int(1, 1000) }
 const PEAK_LISTS = { kinds: SWEEP_LISTS.kinds, nServers: SWEEP_LISTS.nServers, node: SWEEP_LISTS.node }
-const PEAK_DEFAULTS = { repeats: 1, connections: 10, duration: 10, pipelining: 1 }
+const PEAK_DEFAULTS = { rounds: 1, connections: 10, duration: 10, pipelining: 1 }
 const PEAK_NSERVERS = [1, 2, 4]
 const FILE_RECORDS = 100 // lines of `value` in each file a GET reads
 const TABLE = [{ title: 'req/s', key: 'reqPerSec' }, { title: 'mean ms', key: 'latencyMeanMs', digits: 1 }, { title: 'p99 ms', key: 'latencyP99Ms' }]
@@ -35,7 +35,7 @@ function planPeak (argv) {
   const { config, options: given } = loadConfig([...COMMON_FLAGS, ...rest], PEAK_OPTIONS)
   const options = runOptions(given, PEAK_DEFAULTS)
   const nodes = resolveNodes(lists.node)
-  const grid = { kinds: KIND_NAMES, nServers: PEAK_NSERVERS, ...lists, node: nodes.map((n) => n.node), ops: ['GET', 'POST'], repeats: options.repeats }
+  const grid = { kinds: KIND_NAMES, nServers: PEAK_NSERVERS, ...lists, node: nodes.map((n) => n.node), ops: ['GET', 'POST'], rounds: options.rounds }
   const cells = new Map()
   const skipped = new Set()
   for (const combo of cross([['kind', grid.kinds], ['nServers', grid.nServers], ['node', nodes], ['op', grid.ops]])) {
@@ -51,7 +51,7 @@ function planPeak (argv) {
   }
   if (cells.size === 0) throw new ConfigError(`nothing to run: ${[...skipped].join('; ')}`)
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
-  return { command: 'peak', config, options, grid, runs: schedule([...cells.values()], options.repeats, options.seed), envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped] } }
+  return { command: 'peak', config, options, grid, runs: schedule([...cells.values()], options.rounds, options.seed), envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped] } }
 }
 
 async function load (opts, signal) {

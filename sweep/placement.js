@@ -84,23 +84,25 @@ function placeRun (cell, hosts) {
  * @param {object|null} hosts from openHosts
  * @param {number} rtt ms
  * @param {number} port the server's port
- * @returns {Promise<{ host: string|null, port: number, close(): Promise<object> }>} host null: the
- *   config's; close() resolves with the row's rttMethod and rttMeasuredUs
+ * @returns {Promise<{ host: string|null, port: number, fields(): object, close(): Promise<object> }>} host null:
+ *   the config's; fields() gives the row's rttMethod and rttMeasuredUs so far, close() them at the end
  */
 async function connectRun (hosts, rtt, port) {
-  if (!hosts) return { host: null, port, close: async () => ({}) }
+  if (!hosts) return { host: null, port, fields: () => ({}), close: async () => ({}) }
   if (hosts.netem) {
     hosts.setRtt(rtt)
-    return { host: hosts.server, port, close: async () => ({ rttMethod: 'netem' }) }
+    return { host: hosts.server, port, fields: () => ({ rttMethod: 'netem' }), close: async () => ({ rttMethod: 'netem' }) }
   }
   // Every round trip through the relay, 0 included, so that its own cost is alike in all of them.
   const relay = await startDelayProxy({ host: hosts.client, target: { host: hosts.server, port }, delayMs: rtt })
+  const fields = () => ({ rttMethod: 'relay', rttMeasuredUs: relay.stats().meanDelayUs ?? '' })
   return {
     host: hosts.client,
     port: relay.port,
+    fields,
     close: async () => {
       await relay.close()
-      return { rttMethod: 'relay', rttMeasuredUs: relay.stats().meanDelayUs ?? '' }
+      return fields()
     }
   }
 }

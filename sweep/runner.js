@@ -16,6 +16,7 @@ const { formatTable } = require('./table')
 const { cleanStaleMounts } = require('../storage')
 const { openHosts } = require('./placement')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
+const { runRounds } = require('./rounds')
 
 /**
  * Renders a results folder's report and prints the path of report.html on stdout.
@@ -86,7 +87,7 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
   const data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
   const dataRoot = data.root
-  process.stderr.write(`${command}: ${runs.length} runs into ${dir}\n`)
+  process.stderr.write(plan.cells ? `${command}: ${plan.cells.length} cells, interleaved, into ${dir}\n` : `${command}: ${runs.length} runs into ${dir}\n`)
   for (const note of notes) process.stderr.write(`${command}: ${note}\n`)
 
   const controller = new AbortController()
@@ -98,35 +99,47 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
-  const bar = progressBar(runs.length)
   const rows = []
+  const ctx = { dir, dataRoot, options, signal, hosts }
+  const add = (row) => { append(row); rows.push(row) }
+  let outcome = null
   try {
-    for (const run of runs) {
-      bar?.update({ run: `${run.cell.id} r${run.repeat}` })
-      const row = await runCell(run, { dir, dataRoot, options, signal, hosts }).catch((err) => {
-        if (!signal.aborted) throw err
-      })
-      if (row) {
-        append(row)
-        rows.push(row)
-        bar?.increment()
-      }
-      if (signal.aborted) break
-    }
+    if (plan.cells) outcome = await runRounds(plan, ctx, add)
+    else await runSequence(runs, runCell, ctx, add)
   } finally {
-    bar?.stop()
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     data.release()
   }
-  writeJson(envFile, { ...env, finishedAt: new Date().toISOString(), interrupted: signal.aborted })
+  writeJson(envFile, { ...env, finishedAt: new Date().toISOString(), interrupted: signal.aborted, ...(outcome && { rounds: outcome }) })
+  if (outcome) process.stderr.write(`${command}: ${outcome.rounds} rounds (${outcome.disturbed} disturbed); stopped: ${outcome.stop}\n`)
   process.stderr.write(formatTable(rows, table, marks))
   if (options.keepData) process.stderr.write(`data kept in ${dataRoot}\n`)
   if (signal.aborted) {
-    process.stderr.write(`interrupted: ${rows.length} of ${runs.length} runs kept in ${path.join(dir, 'summary.csv')}\n`)
+    process.stderr.write(`interrupted: ${rows.length} ${plan.cells ? 'rows' : `of ${runs.length} runs`} kept in ${path.join(dir, 'summary.csv')}\n`)
     return signal.reason.status
   }
   return Math.max(report(dir), rows.every((r) => r.valid) ? 0 : 1)
+}
+
+// run and peak: one fresh server and client per run, in the schedule's order.
+async function runSequence (runs, runCell, ctx, add) {
+  const bar = progressBar(runs.length)
+  try {
+    for (const run of runs) {
+      bar?.update({ run: `${run.cell.id} r${run.repeat}` })
+      const row = await runCell(run, ctx).catch((err) => {
+        if (!ctx.signal.aborted) throw err
+      })
+      if (row) {
+        add(row)
+        bar?.increment()
+      }
+      if (ctx.signal.aborted) break
+    }
+  } finally {
+    bar?.stop()
+  }
 }
 
 module.exports = { runPlan, report }

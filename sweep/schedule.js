@@ -12,14 +12,23 @@ function schedule (cells, repeats, seed) {
   const random = mulberry32(seed)
   const runs = []
   for (let repeat = 1; repeat <= repeats; repeat++) {
-    const round = [...cells]
-    for (let i = round.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1))
-      ;[round[i], round[j]] = [round[j], round[i]]
-    }
-    for (const cell of round) runs.push({ cell, repeat, order: runs.length + 1 })
+    for (const cell of shuffle(cells, random)) runs.push({ cell, repeat, order: runs.length + 1 })
   }
   return runs
+}
+
+/**
+ * @param {any[]} list
+ * @param {() => number} random in [0, 1)
+ * @returns {any[]} a shuffled copy (Fisher-Yates)
+ */
+function shuffle (list, random) {
+  const out = [...list]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[out[i], out[j]] = [out[j], out[i]]
+  }
+  return out
 }
 
 function mulberry32 (seed) {
@@ -32,4 +41,4 @@ function mulberry32 (seed) {
   }
 }
 
-module.exports = { schedule }
+module.exports = { schedule, shuffle, mulberry32 }

@@ -117,7 +117,7 @@ for (const kind of pick(['sync'], ALL)) {
 }
 
 const SWEEPS = {
-  sweep: ['sweep', '--kinds=sync-cluster', '--nServers=2', '--aa=off', '--repeats=1', '--nClients=2', '--nOperations=4000', '--rate=200'],
+  sweep: ['sweep', '--kinds=sync-cluster', '--nServers=2', '--aa=off', '--rounds=1', '--nClients=2', '--warmOps=100', '--window=40', '--passes=2', '--rate=200'],
   run: ['run', 'async-cluster', '--nServers=2', '--nClients=2', '--nOperations=4000', '--rate=200'],
   peak: ['peak', '--kinds=async-cluster', '--nServers=2', '--connections=4', '--duration=20']
 }
@@ -156,7 +156,7 @@ t.test('fill the disk (a 256 KiB tmpfs): rows invalid with reason "disk full", t
   if (!disk) return
   fillDisk(disk, 8 * 4096)
   const root = t.testdir()
-  const args = pick(['run', 'async', '--repeats=2'], ['sweep', '--nServers=2', '--nClients=2', '--repeats=1', '--aa=off'])
+  const args = pick(['run', 'async', '--rounds=2'], ['sweep', '--nServers=2', '--nClients=2', '--rounds=1', '--aa=off', '--warmOps=200', '--window=40', '--passes=2'])
   const { code, stderr } = await runSweep(t, [...args, '--nFiles=5', '--warmup=10', '--readsPerWrite=1', `--nOperations=${pick(1600, 3000)}`, `--results=${root}`, `--dataPath=${disk}`])
   t.equal(code, 1, 'exit 1: some runs invalid')
   const dir = resultsDir(root)
@@ -165,7 +165,9 @@ t.test('fill the disk (a 256 KiB tmpfs): rows invalid with reason "disk full", t
   for (const row of rows) {
     t.equal(row.valid, 'false')
     t.match(row.reason, /^disk full: \d+ PUTs answered 507 Insufficient Storage$/, `${row.cell}: ${row.reason}`)
-    const log = fs.readFileSync(path.join(dir, 'cells', `${row.cell}-r${row.repeat}.log`), 'utf8')
+    // run KIND logs each run; an interleaved sweep each cell's server, for all its rounds.
+    const perRun = path.join(dir, 'cells', `${row.cell}-r${row.repeat}.log`)
+    const log = fs.readFileSync(fs.existsSync(perRun) ? perRun : path.join(dir, 'cells', `${row.cell}.log`), 'utf8')
     const serverLines = log.split('\n').filter((l) => /^\[\d+\] /.test(l))
     const seconds = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8')).wallTimeMs / 1000
     t.ok(serverLines.length <= 3 + Math.ceil(seconds / 10), `${row.cell}: ${serverLines.length} server log lines in a ${seconds.toFixed(1)} s run`)

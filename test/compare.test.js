@@ -25,13 +25,18 @@ t.test('compare lists the environment differences first, then marks the one cell
     t.ok(stdout.includes(line), line)
   }
   t.notMatch(stdout, /\| (cpus|cpuModel|packages\.express) \|/, 'what is the same is not listed')
-  t.equal(row(stdout, 'sync-s1-c4'), '| sync-s1-c4 | 2,970 | 4,500 | 1.51× [1.38–1.63] **faster** | 0.66× [0.61–0.72] **faster** | 0.66× [0.61–0.72] **faster** |')
+  t.equal(row(stdout, 'sync-s1-c4'), '| sync-s1-c4 | 2,970 | 4,500 | 1.51× [1.38–1.63] **faster** | 0.66× [0.61–0.72] **lower** | 0.66× [0.61–0.72] **lower** |')
   for (const cell of ['async-s1-c4', 'sync-cluster-s2-c4', 'async-cluster-s2-c4']) {
     t.match(row(stdout, cell), /^\| [\w-]+ \| [\d,]+ \| [\d,]+ \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \|$/, `${cell} unchanged`)
   }
-  t.match(stdout, /^3 of 12 figures changed beyond noise: sync-s1-c4 ops\/s faster/m)
+  t.match(stdout, /^3 of 12 figures changed clearly: sync-s1-c4 ops\/s faster \(1\.51× \[1\.38–1\.63\]\); sync-s1-c4 GET p99 lower/m)
   t.match(stdout, /Bonferroni over 12 comparisons/)
-  t.match(stdout, /clears the A\/A noise band 0\.97–1\.03/, 'the A/A cells set the noise band')
+  t.match(stdout, /marked faster or slower \(B against A\) when its interval leaves out 1, the same when it lies within ±5%/)
+  // Each folder's own verdicts, side by side: sync became faster than async on Node 22.
+  const verdicts = stdout.slice(stdout.indexOf('## Verdicts'), stdout.indexOf('## Shared cells'))
+  t.match(verdicts, '| sync vs async, 1 process, 4 client processes | 1.50× [1.50–1.50] faster | 2.25× [2.25–2.25] faster |')
+  t.match(verdicts, '| A/A: async, cluster of 2 workers, 4 client processes | 1.00× [0.97–1.03] same | 1.00× [0.97–1.03] same |', 'the A/A pair among them')
+  t.match(verdicts, /^1 verdict differs: sync: cluster of 2 workers vs 1 process, 4 client processes: faster in A, slower in B\.$/m)
   t.match(stdout, /Only in A: sync-s1-c1\. Only in B: sync-s1-c8\./)
   const html = fs.readFileSync(page, 'utf8')
   t.match(html, /<td>node<\/td><td>v20\.20\.2<\/td><td>v22\.23\.3<\/td>/)
@@ -58,7 +63,8 @@ t.test('a folder compared with itself changes nothing, and the page goes next to
   const { status, stdout } = compare(path.join(dir, 'a'), path.join(dir, 'b'))
   t.equal(status, 0)
   t.match(stdout, /None: the same Node, CPU, kernel, flags and packages\./)
-  t.match(stdout, /Nothing changed beyond noise in the 5 shared cells\./)
+  t.match(stdout, /No figure changed clearly in the 5 shared cells\./)
+  t.match(stdout, /Every verdict the two folders share is the same in both\./)
   t.notMatch(stdout, /\*\*/, 'no cell is marked')
   t.ok(fs.existsSync(path.join(dir, 'b', 'compare-a.html')))
 })

@@ -8,6 +8,9 @@ const { planSweep, cellId, sizedValue } = require('../sweep/grid')
 const { reusePortProblem, kindProblem } = require('../lib/kinds')
 const { checkFuse } = require('../storage')
 
+// The cells a plan runs: an interleaved command's (sweep, quick, versions), or the distinct cells of run's schedule.
+const cellsOf = (plan) => plan.cells ?? [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
+
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
   const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, node: 'v24.21.0' }
   t.equal(cellId(cell, []), 'sync-cluster-s2-c4')
@@ -21,40 +24,40 @@ t.test('a sized value has exactly that many bytes of the configured text', async
   t.equal(sizedValue('abcdef', 2), 'ab')
 })
 
-t.test('the quick grid: nServers only for cluster kinds, each cell validated with its own config', async (t) => {
+t.test('the quick grid: the four base kinds, nServers only for cluster kinds, each cell validated with its own config', async (t) => {
   const plan = planSweep('quick', ['--seed=1', '--nOperations=50'])
-  const servers = Math.min(2, os.availableParallelism())
-  t.same(plan.grid.aa, { kind: 'async-cluster', nServers: servers, nClients: 4 }, 'quick runs the A/A cell')
-  t.equal(plan.options.repeats, 6, 'in 6 rounds')
-  const ids = [...new Set(plan.runs.map((r) => r.cell.id))].sort()
+  t.same(plan.grid.aa, { kind: 'sync', nServers: 1, nClients: 2 }, 'quick runs the A/A cell, its cheapest')
+  t.match(plan.options, { rounds: 8, budget: 105, margin: 0.05, passes: 8, window: 200 })
+  t.equal(plan.runs, undefined, 'quick is interleaved: no schedule of runs')
+  const ids = cellsOf(plan).map((c) => c.id).sort()
   const fuse = checkFuse()
-  // The reuseport kinds too, on a Node that has reusePort.
-  const reuse = reusePortProblem() ? [] : ['async-reuseport-s2-c4', 'sync-reuseport-s2-c4']
-  // And the balanced kinds where HAProxy is installed.
-  const lb = kindProblem('sync-lb') ? [] : ['async-lb-s2-c4', 'sync-lb-s2-c4']
-  const main = ['async-cluster-s2-c4', 'async-s1-c4', 'sync-cluster-s2-c4', 'sync-s1-c4', ...reuse, ...lb].sort()
-  const aa = `async-cluster-s${servers}-c4`
+  const main = ['async-cluster-s2-c2', 'async-s1-c2', 'sync-cluster-s2-c2', 'sync-s1-c2'].sort()
   if (fuse) {
-    t.same(ids, [...main, `${aa}-A`, `${aa}-B`].sort())
+    t.same(ids, [...main, 'sync-s1-c2-A', 'sync-s1-c2-B'].sort())
     t.same(plan.notes, [`skipped the storage-latency slice (sync and async at ioDelay off, 1000): ${fuse}`])
   } else {
     // The FUSE slice: sync and async at 1 ms storage; their plain-folder cells are in the grid already.
-    t.same(ids, [...main.map((id) => `${id}-doff`), 'async-s1-c4-d1000', 'sync-s1-c4-d1000', `${aa}-doff-A`, `${aa}-doff-B`].sort())
+    t.same(ids, [...main.map((id) => `${id}-doff`), 'async-s1-c2-d1000', 'sync-s1-c2-d1000', 'sync-s1-c2-doff-A', 'sync-s1-c2-doff-B'].sort())
     t.same(plan.notes, [])
   }
-  t.equal(plan.runs.length, 6 * ids.length, 'every cell once per round')
-  t.same(plan.envExtra.skipped, [...(reusePortProblem() ? ['sync-reuseport', 'async-reuseport'].map((k) => `${k} on Node ${process.version}: ${reusePortProblem()}`) : []),
-    ...(kindProblem('sync-lb') ? ['sync-lb', 'async-lb'].map((k) => `${k}: ${kindProblem(k)}`) : [])])
-  const cell = plan.runs.find((r) => r.cell.id.startsWith('sync-cluster-s2-c4')).cell
-  t.match(cell.config, { nServers: 2, nClients: 4, nOperations: 50, serverPort: 0 })
+  const cell = cellsOf(plan).find((c) => c.id.startsWith('sync-cluster-s2-c2'))
+  t.match(cell.config, { nServers: 2, nClients: 2, concurrency: 2, serverPort: 0 })
   t.equal(plan.options.seed, 1)
 })
 
+t.test('quick and sweep keep the reuseport and balanced kinds out of quick unless asked for', async (t) => {
+  const kinds = (command, args = []) => [...new Set(cellsOf(planSweep(command, ['--aa=off', '--nClients=1', '--nServers=2', ...args])).map((c) => c.kind))].sort()
+  t.same(kinds('quick'), ['async', 'async-cluster', 'sync', 'sync-cluster'])
+  const reuse = reusePortProblem() ? [] : ['async-reuseport', 'sync-reuseport']
+  const lb = kindProblem('sync-lb') ? [] : ['async-lb', 'sync-lb']
+  t.same(kinds('sweep'), ['async', 'async-cluster', 'sync', 'sync-cluster', ...reuse, ...lb].sort())
+})
+
 t.test('optional dimensions multiply the grid and reach each cell\'s config', async (t) => {
-  const plan = planSweep('sweep', ['--kinds=async', '--nClients=2', '--uvThreadpoolSize=1,8', '--valueBytes=10,100', '--repeats=2', '--serverPort=9000', '--aa=off'])
-  const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
+  const plan = planSweep('sweep', ['--kinds=async', '--nClients=2', '--uvThreadpoolSize=1,8', '--valueBytes=10,100', '--rounds=2', '--serverPort=9000', '--aa=off'])
+  const cells = cellsOf(plan)
   t.same(cells.map((c) => c.id).sort(), ['async-s1-c2-uv1-v10', 'async-s1-c2-uv1-v100', 'async-s1-c2-uv8-v10', 'async-s1-c2-uv8-v100'])
-  t.equal(plan.runs.length, 8)
+  t.equal(plan.options.rounds, 2)
   const cell = cells.find((c) => c.id === 'async-s1-c2-uv8-v100')
   t.equal(Buffer.byteLength(cell.config.value), 100)
   t.equal(cell.uvThreadpoolSize, 8)
@@ -85,31 +88,39 @@ t.test('without --uvThreadpoolSize or --schedPolicy each cell records the effect
 
 t.test('--schedPolicy is a dimension: every kind gets both values, and ids say which', async (t) => {
   const plan = planSweep('quick', ['--kinds=sync,sync-cluster', '--nClients=1', '--schedPolicy=none,rr', '--aa=off'])
-  const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
+  const cells = cellsOf(plan)
   t.same(cells.map((c) => c.id).sort(), ['sync-cluster-s2-c1-sp-none', 'sync-cluster-s2-c1-sp-rr', 'sync-s1-c1-sp-none', 'sync-s1-c1-sp-rr'])
   t.equal(cells.find((c) => c.id === 'sync-s1-c1-sp-none').schedPolicy, 'none')
   t.same(plan.grid.schedPolicy, ['none', 'rr'])
 })
 
-t.test('sweep adds the A/A cell as variants A and B, each run as often as every other cell', async (t) => {
-  const plan = planSweep('sweep', ['--kinds=sync', '--nClients=1', '--repeats=3', '--uvThreadpoolSize=8,2', '--seed=5'])
+t.test('sweep adds the A/A cell as two cells A and B that differ only in their label', async (t) => {
+  const plan = planSweep('sweep', ['--kinds=sync', '--nClients=1', '--rounds=3', '--uvThreadpoolSize=8,2', '--seed=5'])
   const servers = Math.min(2, os.availableParallelism())
   const id = `async-cluster-s${servers}-c4-uv8`
   t.same(plan.grid.aa, { kind: 'async-cluster', nServers: servers, nClients: 4 })
-  const count = (cellId) => plan.runs.filter((r) => r.cell.id === cellId).length
-  t.same([count(`${id}-A`), count(`${id}-B`), count('sync-s1-c1-uv8'), count('sync-s1-c1-uv2')], [3, 3, 3, 3])
-  t.equal(plan.runs.length, 12)
-  const [a, b] = ['A', 'B'].map((v) => plan.runs.find((r) => r.cell.id === `${id}-${v}`).cell)
+  t.same(cellsOf(plan).map((c) => c.id).sort(), [`${id}-A`, `${id}-B`, 'sync-s1-c1-uv2', 'sync-s1-c1-uv8'])
+  const [a, b] = ['A', 'B'].map((v) => cellsOf(plan).find((c) => c.id === `${id}-${v}`))
   t.match(a, { variant: 'A', kind: 'async-cluster', nServers: servers, nClients: 4, uvThreadpoolSize: 8, config: { nServers: servers, nClients: 4 } })
   t.same({ ...a, id: '', variant: '' }, { ...b, id: '', variant: '' }, 'A and B differ only in their label')
-  for (let round = 0; round < 3; round++) {
-    const block = plan.runs.slice(round * 4, round * 4 + 4).map((r) => r.cell.id)
-    t.ok(block.includes(`${id}-A`) && block.includes(`${id}-B`), `round ${round + 1} holds A and B, shuffled with the rest`)
+})
+
+t.test('run schedules its rounds; the interleaved flags are refused there, --repeats everywhere', async (t) => {
+  const plan = planSweep('run', ['--rounds=3', '--seed=2'], 'sync')
+  t.same(plan.runs.map((r) => [r.cell.id, r.repeat]), [['sync-s1-c5', 1], ['sync-s1-c5', 2], ['sync-s1-c5', 3]])
+  t.throws(() => planSweep('run', ['--budget=10'], 'sync'), /^--budget is for the interleaved commands/)
+  t.throws(() => planSweep('quick', ['--repeats=3']), /^--repeats is now --rounds/)
+  for (const [arg, message] of [['--budget=0', /^--budget must be a duration above 0/], ['--budget=2x', /^--budget must be a duration/],
+    ['--margin=1.5', /^--margin must be a number above 0 and at most 1, got "1.5"/], ['--maxInterference=-1', /^--maxInterference must be a number above 0/],
+    ['--window=0', /^--window must be an integer from 1/], ['--passes=x', /^--passes must be an integer/], ['--warmOps=-5', /^--warmOps must be an integer >= 0/]]) {
+    t.throws(() => planSweep('quick', [arg]), { message }, arg)
   }
+  t.match(planSweep('quick', ['--budget=2m', '--margin=0.1']).options, { budget: 120, margin: 0.1 })
+  t.match(planSweep('quick', ['--budget=1.5h']).options, { budget: 5400 })
 })
 
 t.test('--aa sets or removes the A/A cell, and a bad one names the part that is wrong', async (t) => {
-  const ids = (command, args) => [...new Set(planSweep(command, ['--kinds=async', '--nClients=2', ...args]).runs.map((r) => r.cell.id))].sort()
+  const ids = (command, args) => cellsOf(planSweep(command, ['--kinds=async', '--nClients=2', ...args])).map((c) => c.id).sort()
   t.same(ids('sweep', ['--aa=off']), ['async-s1-c2'])
   t.same(ids('sweep', ['--aa=sync-cluster:3:1']), ['async-s1-c2', 'sync-cluster-s3-c1-A', 'sync-cluster-s3-c1-B'])
   t.same(ids('quick', ['--aa=sync:4:2']), ['async-s1-c2', 'sync-s1-c2-A', 'sync-s1-c2-B'], 'one process for a single-process kind')
@@ -125,8 +136,8 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
 
 t.test('storage latency, async API and io_uring are dimensions; moot ones are not run twice', { skip: checkFuse() }, async (t) => {
   const plan = planSweep('sweep', ['--kinds=sync,async', '--nClients=4', '--ioDelay=off,1000', '--asyncApi=callback,promise',
-    '--uvUseIoUring=0,1', '--aa=off', '--repeats=1'])
-  const cells = [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
+    '--uvUseIoUring=0,1', '--aa=off', '--rounds=1'])
+  const cells = cellsOf(plan)
   t.same(cells.map((c) => c.id).sort(), [
     'async-s1-c4-d1000-api-callback-iou0', 'async-s1-c4-d1000-api-callback-iou1', 'async-s1-c4-d1000-api-promise-iou0',
     'async-s1-c4-d1000-api-promise-iou1', 'async-s1-c4-doff-api-callback-iou0', 'async-s1-c4-doff-api-callback-iou1',
@@ -164,16 +175,16 @@ t.test('ioDelay without FUSE exits 2 with one line saying what to install', asyn
 })
 
 t.test('--framework is a dimension: each cell runs the app it names', async (t) => {
-  const plan = planSweep('sweep', ['--kinds=sync', '--nClients=1', '--framework=express,http', '--aa=off', '--repeats=1'])
-  const cells = plan.runs.map((r) => r.cell)
+  const plan = planSweep('sweep', ['--kinds=sync', '--nClients=1', '--framework=express,http', '--aa=off', '--rounds=1'])
+  const cells = cellsOf(plan)
   t.same(cells.map((c) => c.id).sort(), ['sync-s1-c1-fw-express', 'sync-s1-c1-fw-http'])
   t.same(cells.map((c) => [c.framework, c.config.framework]).sort(), [['express', 'express'], ['http', 'http']])
   t.throws(() => planSweep('sweep', ['--framework=koa']), /--framework must be one of express, http, got "koa"/)
 })
 
 t.test('fsync is a dimension: group runs for the async kinds only', async (t) => {
-  const plan = planSweep('sweep', ['--kinds=sync,async-cluster', '--nServers=2', '--nClients=1', '--fsync=none,group', '--aa=off', '--repeats=1'])
-  const cells = new Map(plan.runs.map((r) => [r.cell.id, r.cell]))
+  const plan = planSweep('sweep', ['--kinds=sync,async-cluster', '--nServers=2', '--nClients=1', '--fsync=none,group', '--aa=off', '--rounds=1'])
+  const cells = new Map(cellsOf(plan).map((c) => [c.id, c]))
   t.same([...cells.keys()].sort(), ['async-cluster-s2-c1-fs-group', 'async-cluster-s2-c1-fs-none', 'sync-s1-c1-fs-none'])
   t.equal(cells.get('async-cluster-s2-c1-fs-group').config.fsync, 'group', 'it reaches the cell\'s config')
   t.equal(planSweep('run', ['--fsync=each'], 'sync').runs[0].cell.config.fsync, 'each')

@@ -2,7 +2,7 @@
 // The table of kinds: store and process model of each, and which Node and kernel can run reusePort.
 
 const t = require('tap')
-const { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem } = require('../lib/kinds')
+const { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, modelLabel, pairLabel } = require('../lib/kinds')
 
 t.test('every kind is a store and a process model, and each pair has exactly one kind', async (t) => {
   t.same(KIND_NAMES, ['sync', 'async', 'sync-cluster', 'async-cluster', 'sync-reuseport', 'async-reuseport', 'sync-lb', 'async-lb'])
@@ -33,4 +33,24 @@ t.test('only the reuseport kinds depend on the Node that runs them', async (t) =
   const old = { version: 'v20.20.2', platform: 'linux', release: '6.1.0' }
   t.same(KIND_NAMES.filter((k) => kindProblem(k, old)), ['sync-reuseport', 'async-reuseport'])
   t.same(KIND_NAMES.filter((k) => kindProblem(k, { ...old, version: 'v24.21.0' })), [])
+})
+
+t.test('every kind and process count has one wording, and every pair of kinds a label that tells the models apart', async (t) => {
+  t.same(KIND_NAMES.map((k) => modelLabel(k, 2)), ['2 processes', '2 processes', 'cluster of 2 workers', 'cluster of 2 workers',
+    '2 reusePort processes', '2 reusePort processes', '2 backends behind HAProxy', '2 backends behind HAProxy'].map((l, i) => (i < 2 ? '1 process' : l)))
+  t.equal(modelLabel('sync-cluster', 1), 'cluster of 1 worker')
+  t.equal(modelLabel('async-lb', 1), '1 backend behind HAProxy')
+  const labels = new Set()
+  for (const a of KIND_NAMES) {
+    for (const b of KIND_NAMES) {
+      if (a === b) continue
+      const label = pairLabel({ kind: a, nServers: 2 }, { kind: b, nServers: 2 })
+      t.notOk(labels.has(label), `${a} vs ${b}: "${label}" names no other pair`)
+      labels.add(label)
+    }
+  }
+  t.equal(pairLabel({ kind: 'sync-lb', nServers: 2 }, { kind: 'async-lb', nServers: 2 }), 'sync vs async, 2 backends behind HAProxy')
+  t.equal(pairLabel({ kind: 'sync-lb', nServers: 2 }, { kind: 'sync', nServers: 1 }), 'sync: 2 backends behind HAProxy vs 1 process')
+  t.equal(pairLabel({ kind: 'sync-reuseport', nServers: 2 }, { kind: 'sync-cluster', nServers: 2 }), 'sync: 2 reusePort processes vs cluster of 2 workers')
+  t.equal(pairLabel({ kind: 'sync-cluster', nServers: 2 }, { kind: 'async', nServers: 1 }), 'sync, cluster of 2 workers vs async, 1 process')
 })

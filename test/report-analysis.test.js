@@ -1,6 +1,7 @@
 'use strict'
-// The report's analysis: cells.csv with intervals, sync/async verdicts, the A/A noise floor, the
-// USL fit, the event-loop chart and client-bound marks. Run: npx tap test/report-analysis.test.js
+// The report's analysis: cells.csv with intervals, the verdicts (first screen and verdicts.json),
+// the A/A calibration, the USL fit, the event-loop chart and client-bound marks.
+// Run: npx tap test/report-analysis.test.js
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -10,7 +11,7 @@ const { parse } = require('csv-parse/sync')
 const { stringify } = require('csv-stringify/sync')
 const { renderReport } = require('../report')
 const { median } = require('../lib/bootstrap')
-const { writeSweepFolder, KIND_SPEED, USL_TRUTH, JITTER, AA_NOISE } = require('./fixtures/results-folder')
+const { writeSweepFolder, KIND_SPEED, USL_TRUTH, JITTER } = require('./fixtures/results-folder')
 const { checkXmlish } = require('./fixtures/xmlish')
 
 const read = (file) => fs.readFileSync(file, 'utf8')
@@ -57,71 +58,87 @@ t.test('cells.csv has one row per cell, with intervals that bracket the median o
   t.same([byId['c17-A'].variant, byId['c17-B'].variant, byId.c14.variant], ['A', 'B', ''])
 })
 
-t.test('sync vs async says "no clear difference" for one distribution and a verdict for kinds 2× apart', async (t) => {
+// The first screen's table: label, throughput, server CPU, client CPU, rounds per comparison.
+const firstScreen = (page) => Object.fromEntries(tableRows(page, 'verdicts').slice(1).map((r) => [r[0], r.slice(1)]))
+const verdictsJson = (dir) => JSON.parse(read(path.join(dir, 'verdicts.json'))).comparisons
+
+t.test('with 8 rounds sync vs async is "the same" for one distribution and a verdict for kinds 2× apart', async (t) => {
   // sync and async draw the same values in other rounds; the async cluster is half the sync cluster's speed.
-  const { page } = render({ speeds: { async: 900, 'async-cluster': 425 } })(t)
-  const [head, c2, c4] = tableRows(page, 'verdicts')
-  t.same(head, ['nClients', 'single process', 'cluster, 1 worker', 'cluster, 2 workers', 'cluster, 3 workers †'])
-  // Per round sync/async is 0.96/1, 1/1.07, 1.07/0.96: median 0.96, interval [0.93, 1.11].
-  for (const row of [c2, c4]) {
-    t.match(row[1], /^0\.96× \[0\.93–1\.11\].*no clear difference$/, `nClients ${row[0]}, one process: ${row[1]}`)
-    for (const entry of row.slice(2)) {
-      t.match(entry, /^\d\.\d\d× \[1\.\d\d–2\.\d\d\] sync faster$/, entry)
-      t.ok(Math.abs(parseFloat(entry) - 2) < 0.1, 'about 2×')
-    }
+  const { page, dir } = render({ speeds: { async: 900, 'async-cluster': 425 }, rounds: 8 })(t)
+  const rows = firstScreen(page)
+  t.match(rows['sync vs async, 1 process, 2 client processes'][0], /^1\.00× \[0\.9\d–1\.0\d\] the same within ±5%$/, 'the same distribution')
+  for (const n of [1, 2, 3]) {
+    const entry = rows[`sync vs async, cluster of ${n === 1 ? '1 worker' : `${n} workers`}, 4 client processes`][0]
+    t.match(entry, /^\d\.\d\d× \[\d\.\d\d–\d\.\d\d\] sync faster$/, entry)
+    t.ok(Math.abs(parseFloat(entry) - 2) < 0.1, 'about 2×')
   }
-  const slow = render({ speeds: { sync: 350 } })(t)
-  const other = tableRows(slow.page, 'verdicts')[2][1]
+  const slow = render({ speeds: { sync: 350 }, rounds: 8 })(t)
+  const other = firstScreen(slow.page)['sync vs async, 1 process, 4 client processes'][0]
   t.match(other, /^0\.\d\d× \[0\.\d\d–0\.\d\d\] async faster$/, 'and the other way')
   t.ok(Math.abs(parseFloat(other) - 0.5) < 0.03, other)
-  const [, ...speedups] = tableRows(page, 'speedups')
-  t.same(speedups.map((r) => r[0]), ['sync, nClients 2', 'sync, nClients 4', 'async, nClients 2', 'async, nClients 4'])
-  t.match(speedups[1][2], /^1\.\d\d× \[.*\] cluster faster$/, 'two workers beat one process')
-  t.match(page, /2–3 rounds: an interval is the lowest to the highest per-round ratio/, 'the page says how many rounds the intervals rest on')
-  t.match(page, /at least 50\.0% confidence \(below 95%: 2 rounds are too few for it; 6 are the fewest that reach it\)/, 'and what confidence that gives')
+  t.match(rows['sync: cluster of 2 workers vs 1 process, 4 client processes'][0], /cluster of 2 workers faster$/, 'two workers beat one process')
+  t.match(page, /7–8 rounds: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at 95\.3% confidence or more\./,
+    'the page says how many rounds the intervals rest on and what confidence that gives')
+  // verdicts.json holds the same comparisons, throughput first, then the two CPU metrics.
+  const json = verdictsJson(dir)
+  const entry = json.find((v) => v.label === 'sync vs async, cluster of 2 workers, 4 client processes' && v.metric === 'opsPerSec')
+  t.match(entry, { a: 'c08', b: 'c14', kind: 'store', metric: 'opsPerSec', better: 'higher', n: 7, margin: 0.05, verdict: 'faster' }, 'c14 lost a round')
+  t.ok(entry.low <= entry.estimate && entry.estimate <= entry.high && entry.low > 1)
+  t.same([...new Set(json.map((v) => v.metric))], ['opsPerSec', 'serverCpuPerReqUs', 'clientCpuPerReqUs'])
+  t.same(Object.keys(entry).sort(), ['a', 'b', 'better', 'confidence', 'estimate', 'high', 'kind', 'label', 'low', 'margin', 'metric', 'n', 'verdict'])
 })
 
-t.test('a single repeat gives no verdict, only a point', async (t) => {
+t.test('with 3 rounds every verdict is undecided: no interval reaches 95%', async (t) => {
+  const { page, dir } = render({ speeds: { async: 450 } })(t)
+  t.same([...new Set(verdictsJson(dir).map((v) => v.verdict))], ['undecided'])
+  t.match(page, /2–3 rounds: .* at 50\.0% confidence or more \(below 95%: 2 rounds are too few; 6 are the fewest that reach it, and no verdict is given below it\)/)
+})
+
+t.test('a single round gives no verdict, only a point', async (t) => {
   const dir = t.testdir()
   writeSweepFolder(dir)
   const file = path.join(dir, 'summary.csv')
   fs.writeFileSync(file, stringify(readCsv(file).filter((r) => r.repeat === '1'), { header: true }))
   renderReport(dir)
   const page = read(path.join(dir, 'report.html'))
-  const entries = tableRows(page, 'verdicts').slice(1).flatMap((r) => r.slice(1))
+  const entries = tableRows(page, 'verdicts').slice(1).flatMap((r) => r.slice(1, 4))
   t.ok(entries.length > 0 && entries.every((e) => e.endsWith('one round: no interval')), entries.join(' | '))
   t.match(page, /too few rounds for any interval/)
 })
 
-t.test('an A/A pair gives the noise floor and is left out of every other chart and median', async (t) => {
-  const plain = render()(t)
-  const aa = render({ aa: true })(t)
-  t.same(aa.names.filter((n) => !n.startsWith('hgrm/c17-')), plain.names, 'the same charts')
-  t.ok(aa.names.includes('hgrm/c17-A-GET.hgrm'), 'and the A/A cells\' spectra')
+t.test('the A/A pair calibrates: "the same" within the margin, and left out of every other chart and median', async (t) => {
+  const plain = render({ rounds: 8 })(t)
+  const aa = render({ aa: true, rounds: 8 })(t)
+  t.same(aa.names.filter((n) => !n.includes('c17-') && n !== 'charts/verdicts.svg'), plain.names.filter((n) => n !== 'charts/verdicts.svg'), 'the same charts but the A/A pair\'s own')
+  t.ok(aa.names.includes('hgrm/c17-A-GET.hgrm') && aa.names.includes('charts/candles-c17-B.svg'), 'and the A/A cells\' spectra and candlesticks')
   // ECharts numbers its ids per chart instance in the process: compare the drawing, not ids.
   const drawing = (dir, name) => read(path.join(dir, name)).replace(/zr\d+-(cls-|[a-z])\d+/g, 'zr-$1')
-  for (const name of aa.names.filter((n) => n.endsWith('.svg'))) {
+  for (const name of plain.names.filter((n) => n.endsWith('.svg') && !n.endsWith('verdicts.svg'))) {
     t.equal(drawing(aa.dir, name), drawing(plain.dir, name), `${name} is unchanged`)
   }
-  for (const name of ['medians', 'usl']) {
-    t.same(tableRows(aa.page, name), tableRows(plain.page, name), `the ${name} table is unchanged`)
+  for (const name of ['medians', 'usl', 'matrix']) {
+    t.same(tableRows(aa.page, name), tableRows(plain.page, name), `the ${name} table is unchanged: the A/A gates no other verdict`)
   }
-  // The ratios are the same; their verdicts are now set against the noise band.
-  const ratios = (page, name) => tableRows(page, name).map((row) => row.map((e) => e.replace(/ (within noise|no clear difference)$/, '')))
-  for (const name of ['verdicts', 'speedups']) t.same(ratios(aa.page, name), ratios(plain.page, name), `the ${name} ratios are unchanged`)
-  const verdictWords = (page) => ['verdicts', 'speedups'].flatMap((name) => tableRows(page, name).flat()).join(' | ')
-  t.match(verdictWords(aa.page), /within noise/)
-  t.notMatch(verdictWords(plain.page), /within noise/, 'without A/A cells nothing is "within noise"')
-  t.notOk(plain.page.includes('Noise floor'), 'no A/A section without A/A cells')
-  // A/B per round is 1/1.03, 1/0.97, 1/1.05: interval [0.952, 1.031], read both ways up to 1.05.
-  t.equal(Math.round((AA_NOISE[2] - 1) * 100), 5)
-  t.ok(aa.page.includes('The same configuration differed by up to 5% between labelled\n      variants'))
-  t.match(aa.page, /the\s+interval clears the A\/A noise band \(5%: 0\.95–1\.05\)/, 'and the headline says so')
-  const [, pair] = tableRows(aa.page, 'noise')
-  t.same(pair.slice(0, 5), ['c17-A', 'c17-B', 'async-cluster', '2', '4'])
-  t.match(pair[7], /^0\.97× \[0\.95–1\.03\] no clear difference$/)
-  t.equal(aa.page.split('<tr').length - plain.page.split('<tr').length, 6 + 2,
-    'the A/A runs are in the summary table, plus the noise table\'s rows')
+  const rows = firstScreen(aa.page)
+  t.match(rows['A/A: async, cluster of 2 workers, 4 client processes'][0], /^1\.00× \[0\.99–1\.01\] the same within ±5%$/)
+  t.match(aa.page, /Calibration: the A\/A pair \(async, cluster of 2 workers, 4 client processes, one configuration run as two cells\): A\/B 1\.00× \[0\.99–1\.01\], came out the same within ±5%, as it must\./)
+  t.notOk(aa.page.includes('too noisy to trust'), 'no alarm')
+  t.match(verdictsJson(aa.dir).find((v) => v.aa), { a: 'c17-A', b: 'c17-B', aa: true, verdict: 'same' })
+})
+
+t.test('an A/A pair that comes out different says at the top that the run cannot be trusted', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir, { aa: true, rounds: 8 })
+  const file = path.join(dir, 'summary.csv')
+  const records = readCsv(file)
+  for (const r of records) if (r.cell === 'c17-B') r.opsPerSec = String(Number(r.opsPerSec) * 1.2)
+  fs.writeFileSync(file, stringify(records, { header: true }))
+  renderReport(dir)
+  const page = read(path.join(dir, 'report.html'))
+  const alarm = page.indexOf('<p class="alarm"><strong>The machine was too noisy to trust this run.</strong>')
+  t.ok(alarm > 0 && alarm < page.indexOf('<table class="verdicts">'), 'the alarm comes before the verdicts')
+  t.match(page, /came out different: the machine or the method moved one copy of the same server/)
+  t.match(JSON.parse(read(path.join(dir, 'verdicts.json'))).comparisons.find((v) => v.aa), { verdict: 'slower' })
 })
 
 t.test('the USL fit recovers the generating parameters and is drawn over the points', async (t) => {
@@ -197,7 +214,7 @@ t.test('a client-bound cell is marked in the medians table, the heat map and the
   t.match(c03, /<span class="bound"[^>]*>⚠<\/span>/, 'c03 carries the badge')
   t.same(medians.filter((r) => r[0].includes('⚠')).map((r) => r[0]), ['c03 ⚠'], 'and no other cell')
   t.match(page, /⚠<\/span> client-bound: in most valid\s+repeats the load generator spent more CPU/, 'the legend')
-  t.match(tableRows(page, 'verdicts')[1][1], /⚠ sync faster$/, 'sync vs async with 2 clients involves c03')
+  t.match(firstScreen(page)['sync vs async, 1 process, 2 client processes'][0], /⚠ undecided$/, 'sync vs async with 2 clients involves c03')
 })
 
 t.test('an older folder without the new columns still renders', async (t) => {
@@ -208,7 +225,7 @@ t.test('an older folder without the new columns still renders', async (t) => {
   t.same([csv[0].meanUtilization, csv[0].clientBound, csv[0].variant], ['', '', ''])
   t.notOk(page.includes('loop utilization'), 'no telemetry columns')
   t.notOk(page.includes('class="bound"'), 'no client-bound marks')
-  t.equal(tableRows(page, 'verdicts').length, 3, 'the comparisons are there')
+  t.equal(tableRows(page, 'verdicts').length, 1 + 20, 'the comparisons are there: a head row, 8 sync/async pairs and 12 cluster gains')
 })
 
 t.test('settings that vary split charts and comparisons; the A/A label does not', async (t) => {
@@ -217,7 +234,8 @@ t.test('settings that vary split charts and comparisons; the A/A label does not'
     .every((n) => names.includes(`charts/${n}`)), 'one set of charts per policy')
   t.notOk(names.some((n) => n.startsWith('charts/v3-')), 'and no third set for A/A')
   t.match(page, /<h3>schedPolicy=rr<\/h3>[\s\S]*<h3>schedPolicy=none<\/h3>/, 'a comparison per policy')
-  t.equal(page.split('<table class="verdicts">').length - 1, 2)
+  t.equal(page.split('<table class="matrix">').length - 1, 4, 'sync/async and model matrices per policy')
+  t.match(page, /sync vs async, 1 process, schedPolicy=none, 2 client processes/, 'labels name the policy')
   t.same(csv.filter((c) => c.cell.startsWith('c01')).map((c) => c.schedPolicy), ['rr', 'none'])
   const dir = t.testdir()
   writeSweepFolder(dir)

@@ -32,15 +32,17 @@ t.test('a sweep folder gets one SVG per chart, each well-formed and drawn', asyn
   const { cells } = writeSweepFolder(dir)
   const files = renderReport(dir)
   t.same(files.map((f) => path.relative(dir, f)), [
+    'charts/verdicts.svg', ...cells.map((c) => `charts/candles-${c.cell}.svg`),
     'charts/runtime-nClients-2.svg', 'charts/runtime-nClients-4.svg',
     'charts/throughput-heatmap.svg', 'charts/spectrum-nClients-2.svg', 'charts/spectrum-nClients-4.svg',
     'charts/event-loop-nClients-4.svg', 'charts/usl-fit.svg',
-    ...cells.flatMap((c) => [`hgrm/${c.cell}-GET.hgrm`, `hgrm/${c.cell}-PUT.hgrm`]), 'cells.csv', 'report.html'])
+    ...cells.flatMap((c) => [`hgrm/${c.cell}-GET.hgrm`, `hgrm/${c.cell}-PUT.hgrm`]), 'verdicts.json', 'cells.csv', 'report.html'])
   for (const file of svgs(files)) {
     const svg = read(file)
     const { root, elements } = checkXmlish(svg)
     t.equal(root, 'svg', `${path.basename(file)} is an SVG document`)
-    t.ok(elements > 40, `${path.basename(file)} has drawn elements`)
+    // A cell's candlesticks are few shapes: one candle per client process and operation.
+    t.ok(elements > (path.basename(file).startsWith('candles-') ? 20 : 40), `${path.basename(file)} has drawn elements`)
     t.match(svg, /<path d="M/, 'it draws paths')
     t.ok(svg.includes(SUBTITLE), 'its subtitle states cores and Node version')
   }
@@ -230,7 +232,7 @@ t.test('the CLI prints the files it wrote, and errors on stderr with a non-zero 
   const cli = (...args) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' })
   const ok = cli(dir)
   t.equal(ok.status, 0)
-  t.equal(ok.stdout.trim().split('\n').length, 7 + 2 * 16 + 2, 'seven charts, two .hgrm files per cell, cells.csv and the page')
+  t.equal(ok.stdout.trim().split('\n').length, 8 + 16 + 2 * 16 + 3, 'eight charts and a candle chart per cell, two .hgrm files per cell, verdicts.json, cells.csv and the page')
   t.ok(ok.stdout.trim().endsWith('report.html'))
   const missing = cli(path.join(dir, 'nowhere'))
   t.equal(missing.status, 1)

@@ -26,7 +26,7 @@ if (!findCached({ type: 'major', version: major })) {
 t.test(`a sweep over system and Node ${major} runs every cell on its version and compares them`, { skip, timeout: 600000 }, async (t) => {
   const root = t.testdir({ results: {}, data: {} })
   const { code, stderr } = await runSweep(t, ['sweep', '--kinds=sync,async,sync-reuseport', '--nServers=2', '--nClients=2',
-    `--node=system,${major}`, '--repeats=1', '--aa=off', '--nOperations=300', '--seed=3',
+    `--node=system,${major}`, '--rounds=1', '--maxRounds=1', '--passes=2', '--window=40', '--warmOps=40', '--aa=off', '--seed=3',
     `--results=${path.join(root, 'results')}`, `--dataPath=${path.join(root, 'data')}`])
   t.equal(code, 0, stderr)
   const dir = resultsDir(path.join(root, 'results'))
@@ -48,7 +48,7 @@ t.test(`a sweep over system and Node ${major} runs every cell on its version and
     const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
     t.same([...new Set(json.serverStats.processes.map((p) => p.node))], [node.node], `${row.cell}: every server process ran ${node.node}`)
     t.equal(json.env.node, system.node, `${row.cell}: the client ran on the sweep's Node`)
-    const log = fs.readFileSync(path.join(dir, `cells/${row.cell}-r1.log`), 'utf8')
+    const log = fs.readFileSync(path.join(dir, `cells/${row.cell}.log`), 'utf8')
     if (node === lts) t.match(log, `: ${lts.path} servers/${row.kind}.js --config=`, `${row.cell}: the log names the binary`)
     if (row.kind === 'sync-reuseport') t.equal(row.workerShares.split(';').length, 2, 'both reuseport processes counted')
   }

@@ -1,0 +1,51 @@
+'use strict'
+// One process of a client pool (client/pool.js), forked by the sweep for a round: it holds a load
+// generator per cell (client/load.js) and does what the sweep asks of each, one request at a time:
+// create the files, warm up, run a window of measured operations, keep or drop a pass's windows,
+// hand over a cell's result.
+
+const { createClient } = require('./load')
+
+const now = process.hrtime.bigint
+
+/**
+ * Serves the pool over IPC. Every message { id, op, ... } is answered by { id, ... } when done.
+ *   open { cell, task }: a load generator for the cell (task as client/load.js takes it)
+ *   phase { cell, phase }: create or warm; answers { failed, announced }
+ *   window { cell, from, to, t0 }: measured operations from..to-1, the open loop's origin t0
+ *     (hrtime as text); answers { failed, endedAt, cpuUs }
+ *   settle { keep }: every cell's pending windows kept or dropped
+ *   drop { cell }: forgets the cell (closing its connections), if it has it
+ *   take { cell }: answers { result } (client/load.js's take(), with this process's peak memory): the
+ *     measured records since the last take; the cell's next window opens fresh connections
+ */
+function serve () {
+  const clients = new Map()
+  process.on('disconnect', () => process.exit(0)) // never outlive the pool
+  const ops = {
+    open: ({ cell, task }) => { clients.set(cell, createClient(task)) },
+    phase: async ({ cell, phase }) => {
+      const failed = await clients.get(cell).run(phase)
+      return { failed, announced: clients.get(cell).announced() }
+    },
+    window: async ({ cell, from, to, t0 }) => {
+      const cpu = process.cpuUsage()
+      const failed = await clients.get(cell).window(from, to, BigInt(t0))
+      return { failed, endedAt: String(now()), cpuUs: process.cpuUsage(cpu) }
+    },
+    settle: ({ keep }) => { for (const client of clients.values()) client.settle(keep) },
+    drop: ({ cell }) => {
+      clients.get(cell)?.close()
+      clients.delete(cell)
+    },
+    take: ({ cell }) => ({ result: { ...clients.get(cell).take(), maxRssKb: process.resourceUsage().maxRSS } })
+  }
+  process.on('message', async (msg) => {
+    const answer = await ops[msg.op](msg)
+    process.send({ id: msg.id, ...answer })
+  })
+}
+
+if (require.main === module) serve()
+
+module.exports = { serve }

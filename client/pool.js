@@ -1,0 +1,92 @@
+'use strict'
+// A pool of client processes kept alive for a sweep round (client/pool-worker.js): the sweep opens
+// a load generator per cell in the first nClients processes of the pool and drives the cells in
+// windows of measured operations, all of a cell's processes starting together.
+
+const { spawn } = require('node:child_process')
+const fs = require('node:fs')
+const path = require('node:path')
+const { onGone } = require('./child-gone')
+
+const WORKER = path.join(__dirname, 'pool-worker.js')
+
+class PoolError extends Error {}
+
+/**
+ * Starts the pool's processes.
+ * @param {{ size: number, execPath?: string, prefix?: string[], logFd: number, label?: string }} how
+ *   execPath: the node binary; prefix: a command that execs node where it should run (taskset ...);
+ *   logFd: where the processes' stdout and stderr go, after a line naming each; label: an argument
+ *   that names the run on their command lines (a sweep passes its data folder)
+ * @returns {object} the pool: open, phase, window, settle, take, drop, close, pids, alive
+ */
+function openPool ({ size, execPath = process.execPath, prefix = [], logFd, label }) {
+  const workers = Array.from({ length: size }, () => startWorker(execPath, prefix, logFd, label))
+  const each = (n, msg) => Promise.all(workers.slice(0, n).map((w, k) => ask(w, typeof msg === 'function' ? msg(k + 1) : msg)))
+  return {
+    pids: () => workers.map((w) => w.child.pid),
+    /** Whether every process is still there. */
+    alive: () => workers.every((w) => w.gone === null),
+    /** A load generator for the cell in processes 1..config.nClients. */
+    open: (cell, config, runId) => each(config.nClients, (index) => ({ op: 'open', cell, task: { config, index, runId } })),
+    /** Runs create or warm; resolves with the failed operations and what the server announced (X-Bench-Stats), or null. */
+    phase: async (cell, n, phase) => {
+      const replies = await each(n, { op: 'phase', cell, phase })
+      return { failed: replies.reduce((a, r) => a + r.failed, 0), announced: replies.find((r) => r.announced !== null)?.announced ?? null }
+    },
+    /**
+     * One window: operations from..to-1 of each of the cell's n processes, started together.
+     * @returns {Promise<{ wallUs: number, failed: number, cpuUs: Array<{ user: number, system: number }> }>} wall
+     *   time to the last process's end; the operations that failed; each process's CPU time
+     */
+    window: async (cell, n, from, to) => {
+      const t0 = process.hrtime.bigint()
+      const replies = await each(n, { op: 'window', cell, from, to, t0: String(t0) })
+      const end = replies.reduce((last, r) => (BigInt(r.endedAt) > last ? BigInt(r.endedAt) : last), t0)
+      return { wallUs: Number(end - t0) / 1000, failed: replies.reduce((a, r) => a + r.failed, 0), cpuUs: replies.map((r) => r.cpuUs) }
+    },
+    /** Keeps or drops the pending windows of every cell. */
+    settle: (keep) => each(size, { op: 'settle', keep }),
+    /** Forgets a cell in every process, closing its connections. */
+    drop: (cell) => each(size, { op: 'drop', cell }),
+    /** Each process's result for the cell since the last take (client/load.js take()), in process order. */
+    take: async (cell, n) => (await each(n, { op: 'take', cell })).map((r, k) => ({ index: k + 1, pid: workers[k].child.pid, result: r.result })),
+    /** Ends the processes (they exit when their channel closes). */
+    close: () => Promise.all(workers.map(async (w) => {
+      if (w.child.connected) w.child.disconnect()
+      await w.closed
+    }))
+  }
+}
+
+function startWorker (execPath, prefix, logFd, label) {
+  const [command, ...args] = [...prefix, execPath, WORKER, ...(label ? [label] : [])]
+  const child = spawn(command, args, { stdio: ['ignore', logFd, logFd, 'ipc'] })
+  const shown = [...prefix, execPath === process.execPath ? 'node' : execPath, path.relative(path.dirname(__dirname), WORKER), ...(label ? [label] : [])]
+  fs.writeSync(logFd, `# ${new Date().toISOString()} started pid ${child.pid} (client pool): ${shown.join(' ')}\n`)
+  const worker = { child, next: 0, waiting: new Map(), gone: null }
+  child.on('message', (msg) => {
+    const pending = worker.waiting.get(msg.id)
+    worker.waiting.delete(msg.id)
+    pending?.resolve(msg)
+  })
+  worker.closed = new Promise((resolve) => onGone(child, (code, signal) => {
+    worker.gone = new PoolError(`client process ${child.pid} ended (${signal || `code ${code}`})`)
+    for (const pending of worker.waiting.values()) pending.reject(worker.gone)
+    worker.waiting.clear()
+    resolve()
+  }))
+  child.on('error', () => {}) // a failed spawn also closes
+  return worker
+}
+
+function ask (worker, msg) {
+  if (worker.gone) return Promise.reject(worker.gone)
+  return new Promise((resolve, reject) => {
+    const id = worker.next++
+    worker.waiting.set(id, { resolve, reject })
+    worker.child.send({ ...msg, id })
+  })
+}
+
+module.exports = { openPool, PoolError }

@@ -1,0 +1,32 @@
+'use strict'
+// How precise a results folder's headline comparisons are so far: the sweep asks after every
+// round whether each interval is narrower than ±margin (the width alone, never whether a difference
+// is significant), to stop adding rounds.
+
+const { readResults } = require('./read')
+const { groupCells } = require('./cells')
+const { headlineComparisons } = require('./comparisons')
+const { isPrecise } = require('./intervals')
+
+/**
+ * @param {string} dir a results folder being written
+ * @param {number} margin
+ * @returns {{ precise: boolean, summary: string, open: string[] }} open: the labels still too wide
+ */
+function precision (dir, margin) {
+  let entries
+  try {
+    entries = headlineComparisons(groupCells(readResults(dir)), { margin })
+  } catch (err) {
+    return { precise: false, summary: `intervals unknown (${err.message})`, open: [] }
+  }
+  const open = entries.filter((e) => !isPrecise(e.ratio, margin)).map((e) => e.label)
+  const widest = entries.filter((e) => e.ratio && !e.ratio.few)
+    .map((e) => Math.sqrt(e.ratio.high / e.ratio.low) - 1)
+    .reduce((a, b) => Math.max(a, b), 0)
+  const summary = entries.length === 0 ? 'no comparison yet'
+    : `${entries.length - open.length} of ${entries.length} intervals within ±${margin * 100}% (widest ±${(widest * 100).toFixed(1)}%)`
+  return { precise: entries.length > 0 && open.length === 0, summary, open }
+}
+
+module.exports = { precision }

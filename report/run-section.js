@@ -1,0 +1,81 @@
+'use strict'
+// How an interleaved run measured (sweep/rounds.js's records): where its time went, phase by
+// phase, with the share that was measurement; its rounds and why they stopped; what else used the
+// machine, pass by pass, and how many passes and rounds that disturbed. Used by report/page.js.
+
+const { html, raw } = require('./html-template')
+const { fixed } = require('./verdicts')
+
+const s1 = (ms) => fixed(ms / 1000, 1)
+const pct = (x) => `${fixed(x * 100, 1)}%`
+
+/**
+ * The run's time and interference in figures.
+ * @param {object} results from readResults (env.rounds, roundLog, passes)
+ * @returns {object|null} null for a folder that was not an interleaved run: { wallMs, phases: [name, ms][],
+ *   measuringMs, keptMs, share, rounds, disturbedRounds, stop, passes, dropped, worst, median }
+ */
+function runFigures ({ env, roundLog, passes }) {
+  if (!env.rounds || roundLog.length === 0) return null
+  const wallMs = Date.parse(env.finishedAt) - Date.parse(env.startedAt)
+  const { timing } = env.rounds
+  const measuringMs = roundLog.reduce((a, r) => a + r.passes, 0)
+  const verifyMs = roundLog.reduce((a, r) => a + r.verify, 0)
+  const interference = passes.map((p) => p.interference).sort((a, b) => a - b)
+  return {
+    wallMs,
+    phases: [['start the servers, create the files', timing.start], ['warm up', timing.warm], ['measure (the passes)', measuringMs],
+      ['take, verify and write each round', verifyMs], ['stop', timing.stop],
+      ['the rest (plan, environment, results folder)', Math.max(0, wallMs - timing.start - timing.warm - measuringMs - verifyMs - timing.stop)]],
+    measuringMs,
+    keptMs: timing.measured,
+    share: wallMs > 0 ? measuringMs / wallMs : 0,
+    rounds: env.rounds.rounds,
+    disturbedRounds: env.rounds.disturbed,
+    stop: env.rounds.stop,
+    passes: passes.length,
+    dropped: passes.filter((p) => !p.kept).length,
+    median: interference.length > 0 ? interference[interference.length >> 1] : null,
+    worst: interference.length > 0 ? interference[interference.length - 1] : null
+  }
+}
+
+/**
+ * One sentence for the first screen: rounds, time, why it stopped, what was disturbed.
+ * @param {object|null} f from runFigures
+ * @returns {string|null}
+ */
+function runNote (f) {
+  if (!f) return null
+  return `${f.rounds} rounds in ${s1(f.wallMs)} s (${pct(f.share)} of it measuring); stopped: ${f.stop}. ` +
+    `${f.dropped} of ${f.passes} passes and ${f.disturbedRounds} rounds were disturbed by other work and measured again.`
+}
+
+/**
+ * The section; '' for a folder that was not an interleaved run.
+ * @param {object|null} f from runFigures
+ * @param {{ svg: string }|undefined} chart the interference chart (report/chart-interference.js)
+ * @param {number} maxInterference
+ * @returns {object|string} markup
+ */
+function runSection (f, chart, maxInterference) {
+  if (!f) return ''
+  return html`<section id="run"><h2>How this run measured</h2>
+    <p>Every cell's server was started once and warmed up, then measured in rounds; a round is a
+    number of passes, and a pass gives every cell one window of the same operations in a new
+    shuffled order, so that a slow moment of the machine falls on all of them alike. Between passes
+    the run reads how much of the machine's CPU other processes and the hypervisor (steal) took; a
+    pass where that was above ${pct(maxInterference)} (<code>--maxInterference</code>) is dropped and run again, judged
+    by that figure alone. Rounds were added until every headline interval was narrow or the budget
+    was spent: ${f.stop}.</p>
+    <table class="phases"><thead><tr><th>phase</th><th>s</th><th>share</th></tr></thead><tbody>
+    ${f.phases.map(([name, ms]) => html`<tr><td>${name}</td><td class="num">${s1(ms)}</td><td class="num">${pct(f.wallMs > 0 ? ms / f.wallMs : 0)}</td></tr>`)}
+    <tr><th>the whole run</th><th class="num">${s1(f.wallMs)}</th><th></th></tr></tbody></table>
+    <p class="note">Measuring took ${pct(f.share)} of the run; the windows themselves (the kept ones, the time the
+    figures come from) ${s1(f.keptMs)} s. ${f.rounds} rounds, ${f.disturbedRounds} of them disturbed; ${f.dropped} of
+    ${f.passes} passes dropped. Others took a median ${f.median === null ? '–' : pct(f.median)} of the CPU per pass, at
+    most ${f.worst === null ? '–' : pct(f.worst)}.</p>
+    ${chart && html`<figure id="interference-chart" aria-label="interference">${raw(chart.svg)}</figure>`}</section>`
+}
+
+module.exports = { runFigures, runNote, runSection }

@@ -1,0 +1,130 @@
+'use strict'
+// An interleaved run (sweep, quick, versions): the live cells (sweep/live-cells.js) started and
+// warmed up once, then round after round of passes (sweep/passes.js) until, after --rounds clean
+// rounds, every headline comparison's interval is narrower than ±margin, or another round would
+// overrun --budget, or --maxRounds is reached. A round that could not get its clean passes is
+// disturbed: its rows are invalid and another round is run, at most --rounds more in all. Writes
+// rounds.csv (each round's phases), passes.csv (each pass's interference) and windows.csv.
+
+const path = require('node:path')
+const { SingleBar, Presets } = require('cli-progress')
+const { openCells, warmCells, beginRound, endRound, closeCells } = require('./live-cells')
+const { runPasses } = require('./passes')
+const { createSummary, openLog } = require('./results')
+const { mulberry32 } = require('./schedule')
+const { openPool } = require('../client/pool')
+const { precision } = require('../report/precision')
+
+const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'passes', 'measured', 'verify', 'total', 'precision']
+const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1']
+const WINDOW_COLUMNS = ['round', 'pass', 'kept', 'cell', 'ops', 'failed', 'wallUs', 'opsPerSec', 'clientCpuUs', 'serverCpuUs']
+
+function progressBar (budget) {
+  if (!process.stderr.isTTY) return null
+  const bar = new SingleBar({ stream: process.stderr, format: '{bar} {value}/{total} s of the budget | {last}', hideCursor: true }, Presets.shades_classic)
+  bar.start(Math.round(budget), 0, { last: 'starting the servers' })
+  return bar
+}
+
+// The client processes, one pool per placement (the cores they are pinned to), kept for the whole
+// run so that they stay warm; a pool that lost a process is replaced. Their output: cells/pool.log;
+// their command lines name the run's data folder, as the servers' do.
+function clientPools ({ dir, dataRoot }, options) {
+  const log = openLog(path.join(dir, 'cells', 'pool.log'))
+  const pools = new Map()
+  return {
+    get (prefix, size) {
+      const key = prefix.join(' ')
+      if (!pools.get(key)?.alive()) pools.set(key, openPool({ size, execPath: options.clientNode?.path, prefix, logFd: log.fd, label: dataRoot }))
+      return pools.get(key)
+    },
+    close: async () => {
+      await Promise.all([...pools.values()].map((pool) => pool.close()))
+      log.close()
+    }
+  }
+}
+
+/**
+ * Runs the plan's rounds and appends their rows (through `add`) and records.
+ * @param {{ cells: object[], options: object }} plan options: rounds (the fewest clean ones), maxRounds,
+ *   budget (s), margin, seed, warmOps and what sweep/passes.js and sweep/live-cells.js take
+ * @param {{ dir: string, signal: AbortSignal, hosts: object|null }} ctx and what sweep/harness.js takes
+ * @param {(row: object) => void} add
+ * @returns {Promise<{ rounds: number, disturbed: number, stop: string, timing: object }>} stop: why the rounds
+ *   ended; timing: ms of start, warm, rounds, stop and measured (the kept windows' wall time)
+ */
+async function runRounds ({ cells, options }, ctx, add) {
+  const random = mulberry32(options.seed)
+  const write = {
+    round: createSummary(path.join(ctx.dir, 'rounds.csv'), ROUND_COLUMNS),
+    pass: createSummary(path.join(ctx.dir, 'passes.csv'), PASS_COLUMNS),
+    window: createSummary(path.join(ctx.dir, 'windows.csv'), WINDOW_COLUMNS)
+  }
+  const started = performance.now()
+  const seconds = () => (performance.now() - started) / 1000
+  const timing = { start: 0, warm: 0, rounds: 0, stop: 0, measured: 0 }
+  const lap = (() => { let last = performance.now(); return (name) => { const t = performance.now(); timing[name] += Math.round(t - last); last = t } })()
+  const bar = progressBar(options.budget)
+  const say = (line) => (bar ? bar.update(Math.min(Math.round(seconds()), Math.round(options.budget)), { last: line }) : process.stderr.write(`${options.command}: ${line}\n`))
+  const pools = clientPools(ctx, options)
+  const live = { ...ctx, random, pools, deadline: Date.now() + options.budget * 1000 }
+  let state = []
+  const result = { rounds: 0, disturbed: 0, stop: 'interrupted' }
+  try {
+    state = await openCells(cells, live)
+    lap('start')
+    say(`${state.filter((c) => !c.failed).length} servers up in ${(timing.start / 1000).toFixed(1)} s; warming up`)
+    const warmWindows = await warmCells(state, live)
+    lap('warm')
+    say(`warmed up in ${(timing.warm / 1000).toFixed(1)} s (${warmWindows} windows)`)
+    let clean = 0
+    for (let round = 1; ; round++) {
+      const roundStart = performance.now()
+      await beginRound(state)
+      const measured = await runPasses(state, { ...live, onPass: (pass, windows) => {
+        write.pass({ round, ...pass })
+        for (const w of windows) write.window({ round, ...w, opsPerSec: w.wallUs > 0 ? Math.round(w.ops / (w.wallUs / 1e6)) : '' })
+      } })
+      const passesMs = Math.round(performance.now() - roundStart)
+      const disturbed = (measured.disturbed
+        ? `disturbed: ${measured.passes.length - measured.clean} of ${measured.passes.length} passes had more than ` +
+          `${options.maxInterference * 100}% of the CPU taken by others (${measured.clean} of ${options.passes} clean)`
+        : '')
+      for (const row of await endRound(state, { round, order: (round - 1) * cells.length + 1, disturbed }, ctx)) add(row)
+      const keptMs = Math.round(measured.windows.reduce((a, w) => a + (w.kept ? w.wallUs : 0), 0) / 1000)
+      timing.measured += keptMs
+      if (disturbed) result.disturbed++
+      else clean++
+      result.rounds = round
+      const now = precision(ctx.dir, options.margin)
+      const total = Math.round(performance.now() - roundStart)
+      write.round({ round, startedAt: new Date(Date.now() - total).toISOString(), disturbed: Boolean(disturbed), passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
+      lap('rounds')
+      say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
+      const stop = ctx.signal.aborted ? 'interrupted'
+        : state.every((c) => c.failed) ? 'every cell failed'
+            : clean >= options.maxRounds ? `${options.maxRounds} rounds (--maxRounds)`
+              : result.disturbed > options.rounds ? `${result.disturbed} disturbed rounds, more than --rounds=${options.rounds}`
+                : clean < options.rounds ? null
+                  : now.precise ? `every headline interval is narrower than ±${options.margin * 100}%`
+                    : seconds() + (seconds() - (timing.start + timing.warm) / 1000) / round > options.budget ? `another round would overrun the budget of ${options.budget} s`
+                      : null
+      if (stop) {
+        result.stop = stop
+        break
+      }
+    }
+  } catch (err) {
+    if (!ctx.signal.aborted) throw err
+  } finally {
+    lap('rounds')
+    await closeCells(state)
+    await pools.close()
+    lap('stop')
+    bar?.stop()
+  }
+  return { ...result, timing }
+}
+
+module.exports = { runRounds, ROUND_COLUMNS, PASS_COLUMNS, WINDOW_COLUMNS }

@@ -1,0 +1,53 @@
+'use strict'
+// lib/interference.js: what else used the machine between two samples, as shares of all its CPU:
+// the run's own process tree, other processes (exact per-thread run time), steal and iowait.
+
+const { spawn } = require('node:child_process')
+const os = require('node:os')
+const t = require('tap')
+const { sampleMachine, interferenceBetween, processTree, processTable } = require('../lib/interference')
+
+const CPUS = os.availableParallelism()
+const cpu = (fields) => ({ user: 0, nice: 0, system: 0, idle: 0, iowait: 0, irq: 0, softirq: 0, steal: 0, ...fields })
+const sample = (at, processes, fields = {}) => ({ at, cpu: cpu(fields), processes: new Map(processes), runnable: 3, load1: 0.5 })
+
+t.test('the shares of own and other processes come from their run time over the whole machine\'s', async (t) => {
+  // One second on every core: other processes ran 0.5 s of it in all, ours 1 s.
+  const a = sample(0, [[10, { ns: 1e9, own: true }], [20, { ns: 5e9, own: false }], [30, { ns: 7e9, own: false }]], { user: 100, idle: 100 })
+  const b = sample(1000, [[10, { ns: 2e9, own: true }], [20, { ns: 5.2e9, own: false }], [30, { ns: 7.2e9, own: false }], [40, { ns: 0.1e9, own: false }]],
+    { user: 100 + 50 * CPUS, idle: 100 + 50 * CPUS, steal: 0 })
+  const f = interferenceBetween(a, b)
+  t.match(f, { seconds: 1, own: Number((1 / CPUS).toFixed(4)), other: Number((0.5 / CPUS).toFixed(4)), steal: 0, runnable: 3, load1: 0.5 })
+  t.equal(f.interference, f.other + f.steal)
+  t.ok(Math.abs(f.other - 0.5 / CPUS) < 1e-4, 'a process that began meanwhile counts from its start (pid 40: 0.1 s)')
+})
+
+t.test('steal and iowait are shares of the ticks /proc/stat counted, and steal is interference', async (t) => {
+  const a = sample(0, [], { user: 0, idle: 0 })
+  const b = sample(1000, [], { user: 60, idle: 20, iowait: 10, steal: 10 })
+  t.match(interferenceBetween(a, b), { steal: 0.1, iowait: 0.1, interference: 0.1, other: 0 })
+})
+
+t.test('a process that ended between the samples is not seen, and a share never passes 1', async (t) => {
+  const a = sample(0, [[20, { ns: 0, own: false }], [21, { ns: 0, own: false }]])
+  const b = sample(100, [[20, { ns: 50e9, own: false }]])
+  t.equal(interferenceBetween(a, b).other, 1)
+})
+
+t.test('on this machine, a busy child is the run\'s own and a detached busy process is another\'s', async (t) => {
+  const burn = `const end = Date.now() + 400; while (Date.now() < end);`
+  const env = { ...process.env, NODE_OPTIONS: '' }
+  const child = spawn(process.execPath, ['-e', burn], { stdio: 'ignore', env })
+  const stranger = spawn('setsid', ['--fork', process.execPath, '-e', burn], { stdio: 'ignore', env })
+  t.teardown(() => { child.kill('SIGKILL'); stranger.kill('SIGKILL') })
+  await new Promise((resolve) => stranger.once('exit', resolve)) // setsid --fork returns at once: its child is no longer ours
+  const a = sampleMachine()
+  t.ok(a.processes.get(child.pid)?.own, 'the child is in our tree')
+  await new Promise((resolve) => setTimeout(resolve, 250))
+  const b = sampleMachine()
+  t.ok(b.processes.get(child.pid).ns > a.processes.get(child.pid).ns, 'its run time grows, in ns')
+  const strangers = [...b.processes].filter(([pid, p]) => !p.own && p.ns - (a.processes.get(pid)?.ns ?? 0) > 50e6)
+  t.ok(strangers.length >= 1, 'the detached loop ran as someone else\'s')
+  t.ok(interferenceBetween(a, b).other > 0, 'and counts as other')
+  t.ok(processTree(processTable(), process.pid).has(process.pid), 'a tree holds its root')
+})

@@ -1,0 +1,93 @@
+'use strict'
+// sweep/rounds.js end to end on small windows: passes disturbed by other processes are dropped and
+// run again, judged by the interference figure alone; rounds stop on precision, on the budget or
+// at --maxRounds, never before --rounds clean ones; the report says what happened.
+
+const { spawn } = require('node:child_process')
+const fs = require('node:fs')
+const path = require('node:path')
+const t = require('tap')
+const { parse } = require('csv-parse/sync')
+const { runSweep, startSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
+
+const SMALL = ['--kinds=sync,async', '--nClients=1', '--aa=off', '--passes=2', '--window=20', '--warmOps=20', '--seed=3']
+const readCsv = (file) => parse(fs.readFileSync(file, 'utf8'), { columns: true })
+
+function folders (t) {
+  const root = t.testdir({ results: {}, data: {} })
+  return { results: path.join(root, 'results'), args: [`--results=${path.join(root, 'results')}`, `--dataPath=${path.join(root, 'data')}`] }
+}
+
+// Two busy loops outside the sweep's process tree (setsid), one per core, for `seconds`.
+function busyLoops (t, seconds) {
+  const loops = [0, 1].map(() => spawn('setsid', [process.execPath, '-e', `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end);`],
+    { stdio: 'ignore', env: { ...process.env, NODE_OPTIONS: '' } }))
+  t.teardown(() => { for (const loop of loops) if (loop.exitCode === null) loop.kill('SIGKILL') })
+  return loops
+}
+
+t.test('passes that other processes disturbed are dropped and run again; too few clean ones make the round disturbed', async (t) => {
+  const f = folders(t)
+  busyLoops(t, 60)
+  // A short budget: a dropped pass waits for the machine to be quiet, but not past the budget.
+  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=1', '--maxRounds=3', '--maxInterference=0.05', '--budget=4', ...f.args])
+  t.equal(code, 1, 'exit 1: its rows are invalid')
+  const dir = resultsDir(f.results)
+  const passes = readCsv(path.join(dir, 'passes.csv'))
+  const dropped = passes.filter((p) => p.kept === 'false')
+  t.ok(dropped.length > 0, `${dropped.length} of ${passes.length} passes dropped`)
+  for (const p of dropped) t.ok(Number(p.interference) > 0.05 && Number(p.other) + Number(p.steal) === Number(p.interference), `pass ${p.round}.${p.pass}: ${p.interference} > 0.05, other plus steal`)
+  for (const p of passes.filter((x) => x.kept === 'true')) t.ok(Number(p.interference) <= 0.05, 'a kept pass was within the limit')
+  t.equal(passes.filter((p) => p.round === '1').length, 4, 'round 1 tried each of its 2 passes twice at most: 4 passes')
+  const env = JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8'))
+  t.match(env.rounds, { disturbed: 2, stop: '2 disturbed rounds, more than --rounds=1' }, 'a disturbed round is run again, at most --rounds more')
+  const rows = readSummary(dir)
+  t.same(rows.map((r) => r.reason.replace(/\d+/g, 'N')), rows.map(() => 'disturbed: N of N passes had more than N% of the CPU taken by others (N of N clean)'))
+  t.match(stderr, /stopped: 2 disturbed rounds, more than --rounds=1/)
+  const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8').replace(/\s+/g, ' ')
+  t.match(page, new RegExp(`${dropped.length} of ${passes.length} passes and 2 rounds were disturbed by other work and measured again`))
+  t.ok(fs.existsSync(path.join(dir, 'charts', 'interference.svg')), 'the interference chart is drawn')
+  t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
+})
+
+t.test('rounds stop once every headline interval is narrower than the margin, not before --rounds', async (t) => {
+  const f = folders(t)
+  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=6', '--maxRounds=30', '--margin=0.99', '--maxInterference=1', ...f.args])
+  t.equal(code, 0, stderr)
+  const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
+  t.match(env.rounds, { rounds: 6, disturbed: 0, stop: 'every headline interval is narrower than ±99%' })
+  const log = readCsv(path.join(resultsDir(f.results), 'rounds.csv'))
+  t.same(log.map((r) => r.precision.startsWith('1 of 1 intervals within ±99%')), [false, false, false, false, false, true],
+    'no interval before 6 rounds (95% needs 6), then the one comparison is precise')
+})
+
+t.test('a budget too small still runs --rounds rounds, then stops', async (t) => {
+  const f = folders(t)
+  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=2', '--maxRounds=30', '--budget=1', '--maxInterference=1', ...f.args])
+  t.equal(code, 0, stderr)
+  const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
+  t.match(env.rounds, { rounds: 2, stop: 'another round would overrun the budget of 1 s' })
+  t.equal(readSummary(resultsDir(f.results)).length, 4, 'two cells, two rounds')
+})
+
+t.test('after a dropped pass the run waits for the machine to be quiet, and the round stays clean', async (t) => {
+  const f = folders(t)
+  const loops = busyLoops(t, 120)
+  const sweep = startSweep(t, ['sweep', ...SMALL, '--rounds=1', '--maxRounds=1', '--maxInterference=0.05', ...f.args])
+  // The loops stop once a pass has been dropped: the next passes find the machine quiet again.
+  const dropped = () => {
+    try {
+      return readCsv(path.join(resultsDir(f.results), 'passes.csv')).some((p) => p.kept === 'false')
+    } catch {
+      return false
+    }
+  }
+  for (let i = 0; i < 1200 && !dropped(); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+  t.ok(dropped(), 'a pass was dropped while the loops ran')
+  for (const loop of loops) loop.kill('SIGKILL')
+  const { code, stderr } = await sweep.done
+  t.equal(code, 0, stderr)
+  const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
+  t.match(env.rounds, { rounds: 1, disturbed: 0 }, 'the round got its clean passes')
+  t.ok(readSummary(resultsDir(f.results)).every((r) => r.valid === 'true'))
+})
