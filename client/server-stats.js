@@ -6,11 +6,12 @@
 
 const http = require('node:http')
 
-// One request on its own connection, outside the client processes' records. Resolves with
-// { status, body }; rejects with an Error whose message says what went wrong.
-function send ({ serverHostname, serverPort, timeout }, method, path) {
+// One request outside the client processes' records, on its own connection (or the caller's
+// keep-alive agent: a sweep asks a cell's server twice a window). Resolves with { status, body };
+// rejects with an Error whose message says what went wrong.
+function send ({ serverHostname, serverPort, timeout }, method, path, agent = false) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: serverHostname, port: serverPort, method, path, agent: false }, (res) => {
+    const req = http.request({ host: serverHostname, port: serverPort, method, path, agent }, (res) => {
       const chunks = []
       res.on('data', (chunk) => chunks.push(chunk))
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }))
@@ -50,11 +51,12 @@ function planServerStats ({ serverStats, warmup }, announced) {
  * Starts a new telemetry window on the server (POST PATH/reset).
  * @param {object} config a validated config (server address, timeout)
  * @param {string} [path] where the telemetry is
+ * @param {import('node:http').Agent|false} [agent] a keep-alive agent, or false for a connection of its own
  * @returns {Promise<string|null>} null when the server reset it, else why not
  */
-async function resetServerStats (config, path = DEFAULT_PATH) {
+async function resetServerStats (config, path = DEFAULT_PATH, agent = false) {
   try {
-    const { status } = await send(config, 'POST', `${path}/reset`)
+    const { status } = await send(config, 'POST', `${path}/reset`, agent)
     return status === 200 ? null : `server stats: POST ${path}/reset answered ${status} (a server without telemetry?)`
   } catch (err) {
     return `server stats: POST ${path}/reset failed: ${err.message}`
@@ -65,12 +67,13 @@ async function resetServerStats (config, path = DEFAULT_PATH) {
  * Reads the telemetry window (GET PATH).
  * @param {object} config a validated config
  * @param {string} [path] where the telemetry is
+ * @param {import('node:http').Agent|false} [agent] as for resetServerStats
  * @returns {Promise<{ stats: object|null, problem: string|null }>} stats: the server's document as is
  */
-async function readServerStats (config, path = DEFAULT_PATH) {
+async function readServerStats (config, path = DEFAULT_PATH, agent = false) {
   let res
   try {
-    res = await send(config, 'GET', path)
+    res = await send(config, 'GET', path, agent)
   } catch (err) {
     return { stats: null, problem: `server stats: GET ${path} failed: ${err.message}` }
   }

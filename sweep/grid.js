@@ -52,7 +52,8 @@ const ROUND_OPTIONS = {
   maxInterference: share(0, 1),
   window: int(1, 1000000),
   passes: int(1, 1000),
-  warmOps: int(0)
+  warmOps: int(0),
+  restartEvery: int(0)
 }
 const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
 const CELL_TIMEOUT_MS = 300000
@@ -99,7 +100,7 @@ const hasCell = (combo) => combo.fsync !== 'group' || KINDS[combo.kind].store ==
 // spent. The client's own warm-up is one operation per process after creating the files; idle
 // connections between a cell's windows are kept. quick's A/A cell is its cheapest, sync in one process.
 const BASE_KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
-const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000 }
+const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000, restartEvery: 0 }
 const INTERLEAVED_FLAGS = ['--warmup=1', '--keepAliveTimeout=3600000']
 const PRESETS = {
   sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, flags: INTERLEAVED_FLAGS, aa: defaultAa,

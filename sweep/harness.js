@@ -23,8 +23,8 @@ function serverEnv (cell) {
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
  * layer when the cell has an ioDelay), on its cores and host.
- * @param {{ cell: object, repeat?: number }} run without a repeat, the server serves every round (its
- *   files are named after the cell alone)
+ * @param {{ cell: object, repeat?: number, generation?: number }} run without a repeat, the server serves
+ *   many rounds: its files are named after the cell alone, or with -gN for its Nth generation from 2
  * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal, hosts?: object|null }} ctx hosts:
  *   the server's namespace (sweep/placement.js openHosts), null or absent for this host
  * @returns {Promise<{ server: object|null, storage: object|null, placement: object, log: object, dataPath: string,
@@ -32,8 +32,8 @@ function serverEnv (cell) {
  *   did not start (server null); close() stops and removes everything, whatever happened
  * @throws the abort reason if interrupted, after stopping everything
  */
-async function openServer ({ cell, repeat }, { dir, dataRoot, options, signal, hosts = null }) {
-  const name = repeat === undefined ? cell.id : `${cell.id}-r${repeat}`
+async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, options, signal, hosts = null }) {
+  const name = repeat !== undefined ? `${cell.id}-r${repeat}` : generation > 1 ? `${cell.id}-g${generation}` : cell.id
   const files = { csv: `cells/${name}.csv`, json: `cells/${name}.json`, log: `cells/${name}.log` }
   const dataPath = path.join(dataRoot, name)
   const configFile = path.join(dataRoot, `${name}.json`)

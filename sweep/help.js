@@ -65,6 +65,7 @@ const OPTION_HELP = {
   window: 'operations of a cell per window (over its client processes; rounded up to a multiple of nClients)',
   passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',
   warmOps: 'operations each serving process gets before the first round (the JIT\'s warm-up), not measured',
+  restartEvery: 'start every server afresh (and warm it up again) every N rounds: new processes and memory layouts; 0 = once for the whole run',
   seed: 'seed of the shuffle',
   results: 'parent folder of the results folder',
   readyTimeout: 'ms a server gets to print its ready line',
@@ -129,7 +130,7 @@ function optionDefaults (commands) {
     ...PEAK_DEFAULTS,
     rounds: perCommand(commands, (c) => c === 'peak' ? PEAK_DEFAULTS.rounds : PRESETS[c].rounds.rounds),
     repeats: '–',
-    ...Object.fromEntries(['maxRounds', 'budget', 'margin', 'maxInterference', 'window', 'passes', 'warmOps'].map((key) =>
+    ...Object.fromEntries(['maxRounds', 'budget', 'margin', 'maxInterference', 'window', 'passes', 'warmOps', 'restartEvery'].map((key) =>
       [key, perCommand(commands.filter((c) => c !== 'run' && c !== 'peak'), (c) => PRESETS[c].rounds[key])])),
     seed: 'random, recorded in env.json',
     results: 'results/',

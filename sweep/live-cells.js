@@ -6,6 +6,7 @@
 // serving process has had --warmOps operations, so that rounds measure servers in their steady
 // state; after each round, every cell's files verified and its JSON, CSV and summary row written.
 
+const http = require('node:http')
 const path = require('node:path')
 const { openServer, serverGone } = require('./harness')
 const { connectRun } = require('./placement')
@@ -25,12 +26,13 @@ const { describeEnv } = require('../lib/env')
  * @param {object[]} cells the plan's cells
  * @param {{ options: object, signal: AbortSignal, hosts: object|null, pools: { get(prefix: string[], size: number): object } }} ctx
  *   and what sweep/harness.js openServer takes; options: window, passes, maxRounds
+ * @param {number} [generation] which start of the cells this is (--restartEvery), from 1
  * @returns {Promise<object[]>} per cell: { cell, opened, client, pool, size, done, kept, failed, ... }; a cell
  *   that could not start has `failed` set
  * @throws the abort reason if interrupted, after stopping everything
  */
-async function openCells (cells, ctx) {
-  const opened = await Promise.allSettled(cells.map((cell) => openServer({ cell }, ctx)))
+async function openCells (cells, ctx, generation = 1) {
+  const opened = await Promise.allSettled(cells.map((cell) => openServer({ cell, generation }, ctx)))
   const state = opened.map((o, k) => ({ cell: cells[k], opened: o.value ?? null, kept: [], done: 0, failed: o.value?.error?.message ?? '' }))
   const aborted = opened.find((o) => o.status === 'rejected')
   if (aborted) {
@@ -40,7 +42,7 @@ async function openCells (cells, ctx) {
   const size = Math.max(...cells.map((c) => c.nClients))
   await Promise.all(state.filter((c) => !c.failed).map(async (c) => {
     try {
-      await prepare(c, ctx, size)
+      await prepare(c, ctx, size, generation)
     } catch (err) {
       c.failed ||= err.message
     }
@@ -48,7 +50,7 @@ async function openCells (cells, ctx) {
   return state
 }
 
-async function prepare (c, ctx, poolSize) {
+async function prepare (c, ctx, poolSize, generation) {
   const { cell, opened } = c
   const { window, passes, maxRounds } = ctx.options
   opened.link = await connectRun(ctx.hosts, cell.rtt ?? 0, opened.server.port)
@@ -63,11 +65,13 @@ async function prepare (c, ctx, poolSize) {
     nOperations: c.size * cell.nClients * (c.warmWindows + 2 * passes * maxRounds)
   }
   c.pool = ctx.pools.get(opened.placement.clientPrefix, poolSize)
+  c.agent = new http.Agent({ keepAlive: true, maxSockets: 1 }) // the telemetry's one connection, twice a window
   c.runId = newRunId()
   c.sizesBefore = fileSizes(c.client)
-  await c.pool.open(cell.id, c.client, c.runId)
-  c.announced = (await c.pool.phase(cell.id, cell.nClients, 'create')).announced
-  const warm = await c.pool.phase(cell.id, cell.nClients, 'warm')
+  c.key = `${cell.id} g${generation}` // the cell's load generators in the pool, one set per generation
+  await c.pool.open(c.key, c.client, c.runId)
+  c.announced = (await c.pool.phase(c.key, cell.nClients, 'create')).announced
+  const warm = await c.pool.phase(c.key, cell.nClients, 'warm')
   if (warm.failed > 0) c.failed = `${warm.failed} warm-up operations failed`
 }
 
@@ -139,14 +143,16 @@ async function endCell (c, run, disturbed, ctx) {
   if (!c.client || (c.failed && c.done === c.roundStart.done)) return rowOf(run, { ...placement, valid: false, reason: c.failed })
   let taken = null
   try {
-    taken = await c.pool.take(cell.id, cell.nClients)
+    taken = await c.pool.take(c.key, cell.nClients)
   } catch (err) {
     c.failed ||= err.message
   }
   const processes = (taken ?? Array.from({ length: cell.nClients }, (_, k) => ({ index: k + 1, pid: null, result: null })))
     .map((p, k) => ({ ...p, exit: null, result: p.result && { ...p.result, cpuUs: cpuOf(c.kept, k) } }))
   const acks = processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
-  const verification = verifyFiles({ config: { ...c.client, nOperations: c.done * c.size * cell.nClients }, runId: c.runId, sizesBefore: c.sizesBefore, acks })
+  // Through the delay layer every read would wait its ioDelay: its backing folder holds the same bytes.
+  const dataPath = opened.storage?.backing ?? c.client.dataPath
+  const verification = verifyFiles({ config: { ...c.client, dataPath, nOperations: c.done * c.size * cell.nClients }, runId: c.runId, sizesBefore: c.sizesBefore, acks })
   const docs = c.kept.map((w) => w.doc).filter(Boolean)
   const json = buildReport({
     config: { ...c.client, nOperations: c.kept.length * c.size * cell.nClients },
@@ -194,7 +200,8 @@ function cpuOf (kept, k) {
 /** Stops every cell's load generators, link, server and storage, and removes its data. */
 async function closeCells (state) {
   await Promise.all(state.map(async (c) => {
-    await c.pool?.drop(c.cell.id).catch(() => {})
+    c.agent?.destroy()
+    await c.pool?.drop(c.key).catch(() => {})
     await c.opened?.link?.close()
     await c.opened?.close()
   }))

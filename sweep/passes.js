@@ -15,14 +15,17 @@ const QUIET_SAMPLE_MS = 500
 const QUIET_WAIT_MS = 60000
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
+// The machine as lib/interference.js reads it; tests give a scripted one.
+const MACHINE = { sample: sampleMachine, between: interferenceBetween, quietMs: QUIET_SAMPLE_MS }
+
 // Waits until half a second passes with others below the limit (or the wait or the run's budget
 // runs out); resolves with the last sample.
-async function quiet (maxInterference, signal, deadline) {
-  let before = sampleMachine()
+async function quiet (machine, maxInterference, signal, deadline) {
+  let before = machine.sample()
   for (const end = Math.min(Date.now() + QUIET_WAIT_MS, deadline); Date.now() < end && !signal.aborted;) {
-    await sleep(QUIET_SAMPLE_MS)
-    const after = sampleMachine()
-    if (interferenceBetween(before, after).interference <= maxInterference) return after
+    await sleep(machine.quietMs)
+    const after = machine.sample()
+    if (machine.between(before, after).interference <= maxInterference) return after
     before = after
   }
   return before
@@ -39,7 +42,7 @@ function deadline (promise, ms, what) {
 
 /**
  * Runs one window of a cell: its next operations in each of its client processes, started together,
- * with the server's telemetry reset before and read after. A window with failed requests, one that
+ * with the server's telemetry reset before and read after (unless --serverStats=false). A window with failed requests, one that
  * outlasts cellTimeout (a hung server) and one whose client process died fail the cell for the rest
  * of the run (`failed` says why); the other cells go on.
  * @param {object} c a live cell (sweep/live-cells.js)
@@ -52,16 +55,16 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const where = pass === 'warm-up' ? 'warm-up' : `pass ${pass}`
   if (hosts?.netem) hosts.setRtt(cell.rtt ?? 0)
   const from = c.done * size
-  const reset = telemetry ? await resetServerStats(client) : 'off'
+  const reset = telemetry && client.serverStats !== false ? await resetServerStats(client, undefined, c.agent) : 'off'
   let w
   try {
-    w = await deadline(pool.window(cell.id, cell.nClients, from, from + size), cellTimeout, `a window of ${cell.id} (${where})`)
+    w = await deadline(pool.window(c.key, cell.nClients, from, from + size), cellTimeout, `a window of ${cell.id} (${where})`)
   } catch (err) {
     c.done++
     c.failed = err.message
     return { c, ops: size * cell.nClients, failed: size * cell.nClients, wallUs: 0, cpuUs: [], doc: null }
   }
-  const { stats: doc } = reset === null ? await readServerStats(client) : { stats: null }
+  const { stats: doc } = reset === null ? await readServerStats(client, undefined, c.agent) : { stats: null }
   c.done++
   if (w.failed > 0) c.failed = `${w.failed} of ${size * cell.nClients} requests failed in a window (${where})`
   return { c, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), cpuUs: w.cpuUs, doc }
@@ -71,16 +74,17 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
  * Runs passes until `passes` of them were clean, or 2 × passes were tried.
  * @param {object[]} cells the live cells (sweep/live-cells.js); their `kept` gets the kept windows
  * @param {{ options: { passes: number, maxInterference: number, cellTimeout: number }, random: () => number,
- *   hosts: object|null, signal: AbortSignal, deadline?: number, onPass?: (pass: object, windows: object[]) => void }} ctx
- *   deadline: when the budget ends (Date.now() ms); onPass: told each pass and its windows as it ends
+ *   hosts: object|null, signal: AbortSignal, deadline?: number, onPass?: (pass: object, windows: object[]) => void,
+ *   machine?: { sample(): object, between(a, b): object, quietMs: number } }} ctx deadline: when the budget ends
+ *   (Date.now() ms); onPass: told each pass and its windows as it ends; machine: lib/interference.js unless a test scripts it
  * @returns {Promise<{ passes: object[], windows: object[], clean: number, disturbed: boolean }>} every pass
  *   (kept or not, with its interference) and every window; disturbed: too few clean passes while cells were left
  * @throws the abort reason if interrupted
  */
-async function runPasses (cells, { options, random, hosts, signal, deadline = Infinity, onPass = () => {} }) {
+async function runPasses (cells, { options, random, hosts, signal, deadline = Infinity, onPass = () => {}, machine = MACHINE }) {
   const { passes, maxInterference, cellTimeout } = options
   const log = { passes: [], windows: [], clean: 0 }
-  let before = sampleMachine()
+  let before = machine.sample()
   for (let pass = 1; log.clean < passes && pass <= 2 * passes; pass++) {
     const live = cells.filter((c) => !c.failed)
     if (live.length === 0) break
@@ -90,8 +94,8 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
       if (signal.aborted) throw signal.reason
       windows.push(await runWindow(c, pass, { hosts, cellTimeout }))
     }
-    const after = sampleMachine()
-    const figures = interferenceBetween(before, after)
+    const after = machine.sample()
+    const figures = machine.between(before, after)
     before = after
     const kept = figures.interference <= maxInterference
     await Promise.all([...new Set(live.map((c) => c.pool))].map((pool) => pool.settle(kept).catch(() => {}))) // a dead pool's cells failed already
@@ -104,7 +108,7 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     log.passes.push(record)
     log.windows.push(...rows)
     onPass(record, rows)
-    if (!kept && log.clean < passes) before = await quiet(maxInterference, signal, deadline)
+    if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
   }
   return { ...log, disturbed: log.clean < passes && cells.some((c) => !c.failed) }
 }

@@ -1,6 +1,7 @@
 'use strict'
 // An interleaved run (sweep, quick, versions): the live cells (sweep/live-cells.js) started and
-// warmed up once, then round after round of passes (sweep/passes.js) until, after --rounds clean
+// warmed up once (or afresh every --restartEvery rounds: fresh processes, new memory layouts, at the
+// cost of another warm-up), then round after round of passes (sweep/passes.js) until, after --rounds clean
 // rounds, every headline comparison's interval is narrower than ±margin, or another round would
 // overrun --budget, or --maxRounds is reached. A round that could not get its clean passes is
 // disturbed: its rows are invalid and another round is run, at most --rounds more in all. Writes
@@ -48,7 +49,7 @@ function clientPools ({ dir, dataRoot }, options) {
 /**
  * Runs the plan's rounds and appends their rows (through `add`) and records.
  * @param {{ cells: object[], options: object }} plan options: rounds (the fewest clean ones), maxRounds,
- *   budget (s), margin, seed, warmOps and what sweep/passes.js and sweep/live-cells.js take
+ *   budget (s), margin, seed, warmOps, restartEvery and what sweep/passes.js and sweep/live-cells.js take
  * @param {{ dir: string, signal: AbortSignal, hosts: object|null }} ctx and what sweep/harness.js takes
  * @param {(row: object) => void} add
  * @returns {Promise<{ rounds: number, disturbed: number, stop: string, timing: object }>} stop: why the rounds
@@ -71,15 +72,23 @@ async function runRounds ({ cells, options }, ctx, add) {
   const live = { ...ctx, random, pools, deadline: Date.now() + options.budget * 1000 }
   let state = []
   const result = { rounds: 0, disturbed: 0, stop: 'interrupted' }
-  try {
-    state = await openCells(cells, live)
+  // Every cell's servers, started and warmed up: once, or again every --restartEvery rounds.
+  let generations = 0
+  const generation = async () => {
+    await closeCells(state)
+    lap('stop')
+    state = await openCells(cells, live, ++generations)
     lap('start')
     say(`${state.filter((c) => !c.failed).length} servers up in ${(timing.start / 1000).toFixed(1)} s; warming up`)
     const warmWindows = await warmCells(state, live)
     lap('warm')
     say(`warmed up in ${(timing.warm / 1000).toFixed(1)} s (${warmWindows} windows)`)
+  }
+  try {
+    await generation()
     let clean = 0
     for (let round = 1; ; round++) {
+      if (round > 1 && options.restartEvery > 0 && (round - 1) % options.restartEvery === 0) await generation()
       const roundStart = performance.now()
       await beginRound(state)
       const measured = await runPasses(state, { ...live, onPass: (pass, windows) => {

@@ -117,7 +117,7 @@ for (const kind of pick(['sync'], ALL)) {
 }
 
 const SWEEPS = {
-  sweep: ['sweep', '--kinds=sync-cluster', '--nServers=2', '--aa=off', '--rounds=1', '--nClients=2', '--warmOps=100', '--window=40', '--passes=2', '--rate=200'],
+  sweep: ['sweep', '--kinds=sync-cluster', '--nServers=2', '--aa=off', '--rounds=1', '--nClients=2', '--warmOps=100', '--window=40', '--passes=2', '--maxInterference=1', '--rate=200'],
   run: ['run', 'async-cluster', '--nServers=2', '--nClients=2', '--nOperations=4000', '--rate=200'],
   peak: ['peak', '--kinds=async-cluster', '--nServers=2', '--connections=4', '--duration=20']
 }
@@ -156,7 +156,7 @@ t.test('fill the disk (a 256 KiB tmpfs): rows invalid with reason "disk full", t
   if (!disk) return
   fillDisk(disk, 8 * 4096)
   const root = t.testdir()
-  const args = pick(['run', 'async', '--rounds=2'], ['sweep', '--nServers=2', '--nClients=2', '--rounds=1', '--aa=off', '--warmOps=200', '--window=40', '--passes=2'])
+  const args = pick(['run', 'async', '--rounds=2'], ['sweep', '--nServers=2', '--nClients=2', '--rounds=1', '--aa=off', '--warmOps=200', '--window=40', '--passes=2', '--maxInterference=1'])
   const { code, stderr } = await runSweep(t, [...args, '--nFiles=5', '--warmup=10', '--readsPerWrite=1', `--nOperations=${pick(1600, 3000)}`, `--results=${root}`, `--dataPath=${disk}`])
   t.equal(code, 1, 'exit 1: some runs invalid')
   const dir = resultsDir(root)

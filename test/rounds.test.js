@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const t = require('tap')
 const { parse } = require('csv-parse/sync')
-const { runSweep, startSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
+const { runSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
 
 const SMALL = ['--kinds=sync,async', '--nClients=1', '--aa=off', '--passes=2', '--window=20', '--warmOps=20', '--seed=3']
 const readCsv = (file) => parse(fs.readFileSync(file, 'utf8'), { columns: true })
@@ -70,24 +70,14 @@ t.test('a budget too small still runs --rounds rounds, then stops', async (t) =>
   t.equal(readSummary(resultsDir(f.results)).length, 4, 'two cells, two rounds')
 })
 
-t.test('after a dropped pass the run waits for the machine to be quiet, and the round stays clean', async (t) => {
+t.test('--restartEvery starts every server afresh, warmed up again, every N rounds', async (t) => {
   const f = folders(t)
-  const loops = busyLoops(t, 120)
-  const sweep = startSweep(t, ['sweep', ...SMALL, '--rounds=1', '--maxRounds=1', '--maxInterference=0.05', ...f.args])
-  // The loops stop once a pass has been dropped: the next passes find the machine quiet again.
-  const dropped = () => {
-    try {
-      return readCsv(path.join(resultsDir(f.results), 'passes.csv')).some((p) => p.kept === 'false')
-    } catch {
-      return false
-    }
-  }
-  for (let i = 0; i < 1200 && !dropped(); i++) await new Promise((resolve) => setTimeout(resolve, 50))
-  t.ok(dropped(), 'a pass was dropped while the loops ran')
-  for (const loop of loops) loop.kill('SIGKILL')
-  const { code, stderr } = await sweep.done
+  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=3', '--maxRounds=3', '--restartEvery=2', '--maxInterference=1', ...f.args])
   t.equal(code, 0, stderr)
-  const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
-  t.match(env.rounds, { rounds: 1, disturbed: 0 }, 'the round got its clean passes')
-  t.ok(readSummary(resultsDir(f.results)).every((r) => r.valid === 'true'))
+  const dir = resultsDir(f.results)
+  const logs = fs.readdirSync(path.join(dir, 'cells')).filter((name) => name.endsWith('.log') && name !== 'pool.log').sort()
+  t.same(logs, ['async-s1-c1-g2.log', 'async-s1-c1.log', 'sync-s1-c1-g2.log', 'sync-s1-c1.log'], 'rounds 1-2 on the first servers, round 3 on new ones')
+  t.match(stderr, /warmed up in .*\n(.*\n)*.*warmed up in/, 'warmed up twice')
+  t.ok(readSummary(dir).every((r) => r.valid === 'true'), 'every round valid, verification per generation included')
+  t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
 })

@@ -26,7 +26,7 @@ if (!findCached({ type: 'major', version: major })) {
 t.test(`a sweep over system and Node ${major} runs every cell on its version and compares them`, { skip, timeout: 600000 }, async (t) => {
   const root = t.testdir({ results: {}, data: {} })
   const { code, stderr } = await runSweep(t, ['sweep', '--kinds=sync,async,sync-reuseport', '--nServers=2', '--nClients=2',
-    `--node=system,${major}`, '--rounds=1', '--maxRounds=1', '--passes=2', '--window=40', '--warmOps=40', '--aa=off', '--seed=3',
+    `--node=system,${major}`, '--rounds=1', '--maxRounds=1', '--passes=2', '--window=40', '--warmOps=40', '--maxInterference=1', '--aa=off', '--seed=3',
     `--results=${path.join(root, 'results')}`, `--dataPath=${path.join(root, 'data')}`])
   t.equal(code, 0, stderr)
   const dir = resultsDir(path.join(root, 'results'))

@@ -30,7 +30,8 @@ const folders = (t) => {
 }
 
 // Small windows and a short warm-up: the interleaved engine end to end in a few seconds.
-const SMALL = ['--rounds=2', '--maxRounds=2', '--passes=2', '--window=40', '--warmOps=40']
+// --maxInterference=1: other tests share the machine; only test/rounds.test.js tests interference.
+const SMALL = ['--rounds=2', '--maxRounds=2', '--passes=2', '--window=40', '--warmOps=40', '--maxInterference=1']
 
 t.test('a small sweep writes every file of the results folder, all valid, with the A/A cell, and leaves no process', async (t) => {
   const f = folders(t)
