@@ -1,7 +1,7 @@
 'use strict'
 // How precise a results folder's headline comparisons are so far: the sweep asks after every
 // round whether each interval is narrower than ±margin (the width alone, never whether a difference
-// is significant), to stop adding rounds.
+// is significant), to stop adding rounds, and which cells still have a comparison to narrow.
 
 const { readResults } = require('./read')
 const { groupCells } = require('./cells')
@@ -11,22 +11,26 @@ const { isPrecise } = require('./intervals')
 /**
  * @param {string} dir a results folder being written
  * @param {number} margin
- * @returns {{ precise: boolean, summary: string, open: string[] }} open: the labels still too wide
+ * @returns {{ precise: boolean, summary: string, open: string[], needed: (id: string) => boolean }} open: the
+ *   labels still too wide; needed: whether a cell is in one of them, or in no comparison at all
  */
 function precision (dir, margin) {
   let entries
   try {
     entries = headlineComparisons(groupCells(readResults(dir)), { margin })
   } catch (err) {
-    return { precise: false, summary: `intervals unknown (${err.message})`, open: [] }
+    return { precise: false, summary: `intervals unknown (${err.message})`, open: [], needed: () => true }
   }
-  const open = entries.filter((e) => !isPrecise(e.ratio, margin)).map((e) => e.label)
+  const wide = entries.filter((e) => !isPrecise(e.ratio, margin))
+  const open = wide.map((e) => e.label)
+  const compared = new Set(entries.flatMap((e) => [e.a, e.b]))
+  const unsure = new Set(wide.flatMap((e) => [e.a, e.b]))
   const widest = entries.filter((e) => e.ratio && !e.ratio.few)
     .map((e) => Math.sqrt(e.ratio.high / e.ratio.low) - 1)
     .reduce((a, b) => Math.max(a, b), 0)
   const summary = entries.length === 0 ? 'no comparison yet'
     : `${entries.length - open.length} of ${entries.length} intervals within ±${margin * 100}% (widest ±${(widest * 100).toFixed(1)}%)`
-  return { precise: entries.length > 0 && open.length === 0, summary, open }
+  return { precise: entries.length > 0 && open.length === 0, summary, open, needed: (id) => unsure.has(id) || !compared.has(id) }
 }
 
 module.exports = { precision }

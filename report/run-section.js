@@ -35,6 +35,8 @@ function runFigures ({ env, roundLog, passes }) {
     stop: env.rounds.stop,
     passes: passes.length,
     dropped: passes.filter((p) => !p.kept).length,
+    waitedMs: passes.reduce((a, p) => a + (p.waitedMs ?? 0), 0),
+    settled: roundLog.length > 1 && roundLog[0].cells ? roundLog[0].cells - roundLog[roundLog.length - 1].cells : 0,
     median: interference.length > 0 ? interference[interference.length >> 1] : null,
     worst: interference.length > 0 ? interference[interference.length - 1] : null
   }
@@ -48,7 +50,9 @@ function runFigures ({ env, roundLog, passes }) {
 function runNote (f) {
   if (!f) return null
   return `${f.rounds} rounds in ${s1(f.wallMs)} s (${pct(f.share)} of it measuring); stopped: ${f.stop}. ` +
-    `${f.dropped} of ${f.passes} passes and ${f.disturbedRounds} rounds were disturbed by other work and measured again.`
+    `${f.dropped} of ${f.passes} passes and ${f.disturbedRounds} rounds were disturbed by other work and measured again` +
+    `${f.waitedMs > 0 ? `, after waiting ${s1(f.waitedMs)} s for the machine to be quiet` : ''}.` +
+    `${f.settled > 0 ? ` ${f.settled} cells were settled before the end (all their comparisons narrow enough), their windows given to the others.` : ''}`
 }
 
 /**
@@ -65,16 +69,17 @@ function runSection (f, chart, maxInterference) {
     number of passes, and a pass gives every cell one window of the same operations in a new
     shuffled order, so that a slow moment of the machine falls on all of them alike. Between passes
     the run reads how much of the machine's CPU other processes and the hypervisor (steal) took; a
-    pass where that was above ${pct(maxInterference)} (<code>--maxInterference</code>) is dropped and run again, judged
-    by that figure alone. Rounds were added until every headline interval was narrow or the budget
-    was spent: ${f.stop}.</p>
+    pass where that was above ${pct(maxInterference)} (<code>--maxInterference</code>) is dropped, judged by that figure
+    alone, and run again once the machine is quiet. Rounds were added until every headline interval
+    was narrow or the budget was spent: ${f.stop}.</p>
     <table class="phases"><thead><tr><th>phase</th><th>s</th><th>share</th></tr></thead><tbody>
     ${f.phases.map(([name, ms]) => html`<tr><td>${name}</td><td class="num">${s1(ms)}</td><td class="num">${pct(f.wallMs > 0 ? ms / f.wallMs : 0)}</td></tr>`)}
     <tr><th>the whole run</th><th class="num">${s1(f.wallMs)}</th><th></th></tr></tbody></table>
     <p class="note">Measuring took ${pct(f.share)} of the run; the windows themselves (the kept ones, the time the
     figures come from) ${s1(f.keptMs)} s. ${f.rounds} rounds, ${f.disturbedRounds} of them disturbed; ${f.dropped} of
-    ${f.passes} passes dropped. Others took a median ${f.median === null ? '–' : pct(f.median)} of the CPU per pass, at
-    most ${f.worst === null ? '–' : pct(f.worst)}.</p>
+    ${f.passes} passes dropped${f.waitedMs > 0 ? html`, ${s1(f.waitedMs)} s spent waiting for a quiet machine` : ''}. Others took a median
+    ${f.median === null ? '–' : pct(f.median)} of the CPU per pass, at most ${f.worst === null ? '–' : pct(f.worst)}. A cell all of whose
+    comparisons were narrow enough after <code>--rounds</code> got no more windows: ${f.settled} did.</p>
     ${chart && html`<figure id="interference-chart" aria-label="interference">${raw(chart.svg)}</figure>`}</section>`
 }
 

@@ -123,7 +123,7 @@ function problemOf (json) {
 }
 
 /**
- * Ends a round for every cell: takes what its client processes measured in the kept windows,
+ * Ends a round for every cell not settled: takes what its client processes measured in the kept windows,
  * verifies its files so far, writes cells/CELL-rROUND.json, .csv and .hgrm, and makes its row.
  * @param {object[]} state from openCells
  * @param {{ round: number, order: number, disturbed: string }} at order: the first row's; disturbed: why the
@@ -133,7 +133,9 @@ function problemOf (json) {
  */
 async function endRound (state, { round, order, disturbed }, ctx) {
   const rows = []
-  for (const [k, c] of state.entries()) rows.push(await endCell(c, { cell: c.cell, repeat: round, order: order + k }, disturbed, ctx))
+  for (const [k, c] of state.entries()) {
+    if (!c.settled) rows.push(await endCell(c, { cell: c.cell, repeat: round, order: order + k }, disturbed, ctx))
+  }
   return rows
 }
 

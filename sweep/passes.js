@@ -86,7 +86,7 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
   const log = { passes: [], windows: [], clean: 0 }
   let before = machine.sample()
   for (let pass = 1; log.clean < passes && pass <= 2 * passes; pass++) {
-    const live = cells.filter((c) => !c.failed)
+    const live = cells.filter((c) => !c.failed && !c.settled)
     if (live.length === 0) break
     const startedAt = new Date().toISOString()
     const windows = []
@@ -103,14 +103,15 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
       log.clean++
       for (const w of windows) w.c.kept.push(w)
     }
-    const record = { pass, startedAt, kept, ...figures }
+    const waited = performance.now()
+    if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
+    const record = { pass, startedAt, kept, ...figures, waitedMs: Math.round(performance.now() - waited) }
     const rows = windows.map(({ c, doc, cpuUs, ...w }) => ({ pass, kept, cell: c.cell.id, ...w, clientCpuUs: sumCpu(cpuUs), serverCpuUs: doc?.totals.cpuUs ?? '' }))
     log.passes.push(record)
     log.windows.push(...rows)
     onPass(record, rows)
-    if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
   }
-  return { ...log, disturbed: log.clean < passes && cells.some((c) => !c.failed) }
+  return { ...log, disturbed: log.clean < passes && cells.some((c) => !c.failed && !c.settled) }
 }
 
 const sumCpu = (list) => list.reduce((a, c) => a + c.user + c.system, 0)

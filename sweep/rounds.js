@@ -16,8 +16,8 @@ const { mulberry32 } = require('./schedule')
 const { openPool } = require('../client/pool')
 const { precision } = require('../report/precision')
 
-const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'passes', 'measured', 'verify', 'total', 'precision']
-const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1']
+const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'cells', 'passes', 'measured', 'verify', 'total', 'precision']
+const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1', 'waitedMs']
 const WINDOW_COLUMNS = ['round', 'pass', 'kept', 'cell', 'ops', 'failed', 'wallUs', 'opsPerSec', 'clientCpuUs', 'serverCpuUs']
 
 function progressBar (budget) {
@@ -91,6 +91,7 @@ async function runRounds ({ cells, options }, ctx, add) {
       if (round > 1 && options.restartEvery > 0 && (round - 1) % options.restartEvery === 0) await generation()
       const roundStart = performance.now()
       await beginRound(state)
+      const measuring = state.filter((c) => !c.failed && !c.settled).length
       const measured = await runPasses(state, { ...live, onPass: (pass, windows) => {
         write.pass({ round, ...pass })
         for (const w of windows) write.window({ round, ...w, opsPerSec: w.wallUs > 0 ? Math.round(w.ops / (w.wallUs / 1e6)) : '' })
@@ -107,8 +108,12 @@ async function runRounds ({ cells, options }, ctx, add) {
       else clean++
       result.rounds = round
       const now = precision(ctx.dir, options.margin)
+      // Past --rounds, a cell all of whose comparisons are narrow enough is settled: it gets no more
+      // windows (and rows), which go to the cells still needed.
+      if (clean >= options.rounds) for (const c of state) c.settled ||= !now.needed(c.cell.id)
       const total = Math.round(performance.now() - roundStart)
-      write.round({ round, startedAt: new Date(Date.now() - total).toISOString(), disturbed: Boolean(disturbed), passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
+      write.round({ round, startedAt: new Date(Date.now() - total).toISOString(), disturbed: Boolean(disturbed), cells: measuring,
+        passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
       lap('rounds')
       say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
       const stop = ctx.signal.aborted ? 'interrupted'

@@ -1,0 +1,39 @@
+'use strict'
+// report/precision.js: after each round the sweep asks whether every headline interval is narrower
+// than ±margin, and which cells still have a comparison to narrow (the others are settled).
+
+const fs = require('node:fs')
+const path = require('node:path')
+const t = require('tap')
+const { parse } = require('csv-parse/sync')
+const { stringify } = require('csv-stringify/sync')
+const { precision } = require('../report/precision')
+const { writeSweepFolder } = require('./fixtures/results-folder')
+
+t.test('with 8 tight rounds every interval is narrow; a noisy cell keeps itself and its partners needed', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir, { rounds: 8, aa: true })
+  const calm = precision(dir, 0.05)
+  t.match(calm, { precise: true, open: [] })
+  t.match(calm.summary, /^21 of 21 intervals within ±5% \(widest ±\d\.\d%\)$/)
+  t.notOk(calm.needed('c01'), 'a cell whose comparisons are all narrow is settled')
+  t.ok(calm.needed('c99'), 'a cell in no comparison stays needed')
+  // c02 (sync, 1 process, 4 clients) swings by ±30% from round to round: its comparisons widen.
+  const file = path.join(dir, 'summary.csv')
+  const records = parse(fs.readFileSync(file, 'utf8'), { columns: true })
+  for (const r of records) if (r.cell === 'c02') r.opsPerSec = String(Number(r.opsPerSec) * (r.repeat % 2 ? 1.3 : 0.7))
+  fs.writeFileSync(file, stringify(records, { header: true }))
+  const noisy = precision(dir, 0.05)
+  t.equal(noisy.precise, false)
+  t.same(noisy.open.sort(), ['sync vs async, 1 process, 4 client processes', 'sync: cluster of 1 worker vs 1 process, 4 client processes',
+    'sync: cluster of 2 workers vs 1 process, 4 client processes', 'sync: cluster of 3 workers vs 1 process, 4 client processes'])
+  t.same(['c02', 'c04', 'c06', 'c08', 'c10', 'c01', 'c03'].map(noisy.needed), [true, true, true, true, true, false, false],
+    'c02 and its partners stay needed; the rest settle')
+})
+
+t.test('a folder that cannot be read is never precise, and every cell stays needed', async (t) => {
+  const p = precision(t.testdir(), 0.05)
+  t.match(p, { precise: false, open: [] })
+  t.match(p.summary, /^intervals unknown \(/)
+  t.ok(p.needed('anything'))
+})
