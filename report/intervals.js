@@ -175,13 +175,15 @@ function judge (ratio, { margin = MARGIN, better = 'higher' } = {}) {
 }
 
 /**
- * Whether an interval is narrower than ±margin: high / low below (1 + margin)^2.
+ * Whether an interval is narrow enough to decide: high / low below 1 + margin, so that its half-width
+ * (on the log scale) is under half the margin. An interval that narrow either leaves out 1 (faster or
+ * slower) or, holding 1, lies within ±margin (same): it always has a verdict, whatever its centre.
  * @param {object|null} ratio
  * @param {number} [margin]
  * @returns {boolean}
  */
 function isPrecise (ratio, margin = MARGIN) {
-  return Boolean(ratio && !ratio.few && ratio.confidence >= CONFIDENCE && ratio.high / ratio.low < (1 + margin) ** 2)
+  return Boolean(ratio && !ratio.few && ratio.confidence >= CONFIDENCE && ratio.high / ratio.low < 1 + margin)
 }
 
 module.exports = { medianInterval, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, median, CONFIDENCE, MARGIN }

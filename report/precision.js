@@ -1,7 +1,8 @@
 'use strict'
 // How precise a results folder's headline comparisons are so far: the sweep asks after every
-// round whether each interval is narrower than ±margin (the width alone, never whether a difference
-// is significant), to stop adding rounds, and which cells still have a comparison to narrow.
+// round whether each interval is narrow enough to decide (report/intervals.js isPrecise: its width
+// alone, never whether a difference is significant), to stop adding rounds, and which cells still
+// have a comparison to narrow.
 
 const { readResults } = require('./read')
 const { groupCells } = require('./cells')
@@ -26,10 +27,10 @@ function precision (dir, margin) {
   const compared = new Set(entries.flatMap((e) => [e.a, e.b]))
   const unsure = new Set(wide.flatMap((e) => [e.a, e.b]))
   const widest = entries.filter((e) => e.ratio && !e.ratio.few)
-    .map((e) => Math.sqrt(e.ratio.high / e.ratio.low) - 1)
+    .map((e) => e.ratio.high / e.ratio.low - 1)
     .reduce((a, b) => Math.max(a, b), 0)
   const summary = entries.length === 0 ? 'no comparison yet'
-    : `${entries.length - open.length} of ${entries.length} intervals within ±${margin * 100}% (widest ±${(widest * 100).toFixed(1)}%)`
+    : `${entries.length - open.length} of ${entries.length} intervals narrow enough to decide (under ${margin * 100}% wide; the widest ${(widest * 100).toFixed(1)}%)`
   return { precise: entries.length > 0 && open.length === 0, summary, open, needed: (id) => unsure.has(id) || !compared.has(id) }
 }
 

@@ -60,7 +60,7 @@ const OPTION_HELP = {
   repeats: 'the old name of --rounds: refused, with a pointer to --rounds',
   maxRounds: 'the most clean rounds',
   budget: 'seconds (or 90s, 2m, 1h) the servers, warm-up and rounds may take: no round is started that would overrun it',
-  margin: 'a ratio within ±margin of 1 (its whole interval) is "the same"; rounds are added until every headline interval is narrower than ±margin',
+  margin: 'a ratio within ±margin of 1 (its whole interval) is "the same"; rounds are added until every headline interval\'s high/low is under 1 + margin (then it has a verdict)',
   maxInterference: 'a pass in which other processes and steal took more than this share of the machine\'s CPU is dropped and run again',
   window: 'operations of a cell per window (over its client processes; rounded up to a multiple of nClients)',
   passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',

@@ -2,14 +2,15 @@
 // An interleaved run (sweep, quick, versions): the live cells (sweep/live-cells.js) started and
 // warmed up once (or afresh every --restartEvery rounds: fresh processes, new memory layouts, at the
 // cost of another warm-up), then round after round of passes (sweep/passes.js) until, after --rounds clean
-// rounds, every headline comparison's interval is narrower than ±margin, or another round would
+// rounds, every headline comparison's interval is narrow enough to decide, or another round would
 // overrun --budget, or --maxRounds is reached. A round that could not get its clean passes is
 // disturbed: its rows are invalid and another round is run, at most --rounds more in all. Writes
 // rounds.csv (each round's phases), passes.csv (each pass's interference) and windows.csv.
 
 const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
-const { openCells, warmCells, beginRound, endRound, closeCells } = require('./live-cells')
+const { openCells, warmCells, beginRound, closeCells } = require('./live-cells')
+const { endRound } = require('./round-rows')
 const { runPasses } = require('./passes')
 const { createSummary, openLog } = require('./results')
 const { mulberry32 } = require('./schedule')
@@ -121,7 +122,7 @@ async function runRounds ({ cells, options }, ctx, add) {
             : clean >= options.maxRounds ? `${options.maxRounds} rounds (--maxRounds)`
               : result.disturbed > options.rounds ? `${result.disturbed} disturbed rounds, more than --rounds=${options.rounds}`
                 : clean < options.rounds ? null
-                  : now.precise ? `every headline interval is narrower than ±${options.margin * 100}%`
+                  : now.precise ? `every headline interval is narrow enough to decide (under ${options.margin * 100}% wide)`
                     : seconds() + (seconds() - (timing.start + timing.warm) / 1000) / round > options.budget ? `another round would overrun the budget of ${options.budget} s`
                       : null
       if (stop) {

@@ -37,7 +37,7 @@ function formatTable (rows, columns, marks = []) {
   const text = lines.map((l) => l.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  '))
   const invalid = rows.filter((r) => !r.valid).map((r) => `invalid ${r.cell} r${r.repeat}: ${r.reason}`)
   const notes = marks.filter((m) => used.has(m)).map((m) => `${m.symbol} ${m.note}`)
-  return [`medians of valid repeats (${rows.length} runs)`, ...text, ...notes, ...invalid].join('\n') + '\n'
+  return [`medians of the valid rounds (${rows.length} rows)`, ...text, ...notes, ...invalid].join('\n') + '\n'
 }
 
 module.exports = { formatTable, median }

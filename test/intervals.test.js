@@ -94,13 +94,20 @@ t.test('the verdict rule: faster or slower when the interval leaves out 1, same 
   t.equal(judge(null), 'few')
 })
 
-t.test('an interval is precise when it is narrower than ±margin', async (t) => {
+t.test('an interval is precise when high / low is under 1 + margin, and then it always has a verdict', async (t) => {
   const r = (low, high) => ({ low, high, confidence: 0.96, few: false })
-  t.ok(isPrecise(r(1.3, 1.4)), '1.4/1.3 = 1.077 < 1.05^2')
-  t.notOk(isPrecise(r(1.3, 1.45)), '1.45/1.3 = 1.115')
-  t.ok(isPrecise(r(0.9, 1.05), 0.1))
+  t.ok(isPrecise(r(1.3, 1.35)), '1.35/1.3 = 1.038 < 1.05')
+  t.notOk(isPrecise(r(1.3, 1.4)), '1.4/1.3 = 1.077')
+  t.ok(isPrecise(r(0.95, 1.04), 0.1))
   t.notOk(isPrecise({ ...r(1, 1.01), confidence: 0.9 }), 'below 95% is never precise')
   t.notOk(isPrecise(null))
+  // Every precise interval, wherever its centre, is faster, slower or the same: never undecided.
+  for (let centre = 0.9; centre <= 1.1; centre += 0.0025) {
+    const half = Math.sqrt(1.0499)
+    const interval = r(centre / half, centre * half)
+    t.ok(isPrecise(interval), `[${interval.low.toFixed(4)}, ${interval.high.toFixed(4)}] is precise`)
+    t.not(judge(interval), 'undecided', `and decided (${judge(interval)})`)
+  }
 })
 
 t.test('the unpaired ratio is the Hodges–Lehmann median with the exact Mann–Whitney interval', async (t) => {

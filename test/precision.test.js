@@ -15,7 +15,7 @@ t.test('with 8 tight rounds every interval is narrow; a noisy cell keeps itself 
   writeSweepFolder(dir, { rounds: 8, aa: true })
   const calm = precision(dir, 0.05)
   t.match(calm, { precise: true, open: [] })
-  t.match(calm.summary, /^21 of 21 intervals within ±5% \(widest ±\d\.\d%\)$/)
+  t.match(calm.summary, /^21 of 21 intervals narrow enough to decide \(under 5% wide; the widest \d\.\d%\)$/)
   t.notOk(calm.needed('c01'), 'a cell whose comparisons are all narrow is settled')
   t.ok(calm.needed('c99'), 'a cell in no comparison stays needed')
   // c02 (sync, 1 process, 4 clients) swings by ±30% from round to round: its comparisons widen.

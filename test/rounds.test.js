@@ -50,14 +50,14 @@ t.test('passes that other processes disturbed are dropped and run again; too few
   t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
 })
 
-t.test('rounds stop once every headline interval is narrower than the margin, not before --rounds', async (t) => {
+t.test('rounds stop once every headline interval is narrow enough to decide, not before --rounds', async (t) => {
   const f = folders(t)
   const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=6', '--maxRounds=30', '--margin=0.99', '--maxInterference=1', ...f.args])
   t.equal(code, 0, stderr)
   const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
-  t.match(env.rounds, { rounds: 6, disturbed: 0, stop: 'every headline interval is narrower than ±99%' })
+  t.match(env.rounds, { rounds: 6, disturbed: 0, stop: 'every headline interval is narrow enough to decide (under 99% wide)' })
   const log = readCsv(path.join(resultsDir(f.results), 'rounds.csv'))
-  t.same(log.map((r) => r.precision.startsWith('1 of 1 intervals within ±99%')), [false, false, false, false, false, true],
+  t.same(log.map((r) => r.precision.startsWith('1 of 1 intervals narrow enough to decide (under 99% wide')), [false, false, false, false, false, true],
     'no interval before 6 rounds (95% needs 6), then the one comparison is precise')
 })
 

@@ -20,7 +20,7 @@ t.test('one line per cell with medians of valid repeats, then each invalid run',
   ]
   const text = formatTable(rows, [{ title: 'ops/s', key: 'opsPerSec' }, { title: 'CPU s', key: 'cpu', scale: 1e-6, digits: 1 }])
   t.equal(text, [
-    'medians of valid repeats (5 runs)',
+    'medians of the valid rounds (5 rows)',
     'cell         valid  ops/s  CPU s',
     'async-s1-c1    0/1      -      -',
     'sync-s1-c2     2/3    250    2.0',
@@ -43,7 +43,7 @@ t.test('a cell marked in most of its valid repeats gets the symbol, and the note
     { cell: 'd', repeat: 2, valid: true, ops: 9, clientBound: false }
   ]
   t.equal(formatTable(rows, [{ title: 'ops', key: 'ops' }], [mark]), [
-    'medians of valid repeats (7 runs)',
+    'medians of the valid rounds (7 rows)',
     'cell  valid  ops',
     'a *     3/3   20',
     'b       0/1    -',
