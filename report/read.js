@@ -44,7 +44,8 @@ const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep coul
  * Reads a results folder.
  * @param {string} dir the results folder
  * @returns {{ dir: string, env: object, format: 'sweep'|'peak', load: string, variants: string[],
- *   columns: string[], rows: object[], readCellJson: (row: object) => object }}
+ *   columns: string[], rows: object[], passes: object[], windows: object[], roundLog: object[],
+ *   readCellJson: (row: object) => object|null }} readCellJson: null when the folder has no cells/
  */
 function readResults (dir) {
   const env = readJson(path.join(dir, 'env.json'))
@@ -70,8 +71,10 @@ function readResults (dir) {
   // The Node versions the servers ran (the node column; older folders: the sweep's own).
   const served = [...new Set(rows.map((r) => r.node).filter(Boolean))]
   env.serverNodes = served.length > 0 ? served : [env.node]
+  // A folder kept without its cells/ (docs/ keeps only what the report quotes) has no cell JSON.
+  const cellsKept = fs.existsSync(path.join(dir, 'cells'))
   return { dir, env, format, load, variants, columns, rows, ...readRecords(dir),
-    readCellJson: (row) => readJson(path.join(dir, row.json)) }
+    readCellJson: (row) => (cellsKept ? readJson(path.join(dir, row.json)) : null) }
 }
 
 // The interleaved run's records (sweep/rounds.js), typed; empty lists in other folders.

@@ -29,7 +29,9 @@ function runCharts (results, { verdicts, margin }) {
   const byCell = new Map()
   for (const row of results.rows.filter((r) => r.valid && r.json)) byCell.set(row.cell, [...(byCell.get(row.cell) ?? []), row])
   for (const [cell, rows] of byCell) {
-    const processes = mergeProcessLatency(rows.map((r) => results.readCellJson(r)))
+    const jsons = rows.map((r) => results.readCellJson(r)).filter(Boolean)
+    if (jsons.length === 0) continue // a folder kept without its cells/
+    const processes = mergeProcessLatency(jsons)
     const title = `${cell}: latency per client process (min, mean to 101% of mean, max), ${rows.length} rounds merged`
     charts.push({ file: `candles-${cell}.svg`, title, section: 'candles', svg: candlesChart({ title, env, cell, processes }) })
   }

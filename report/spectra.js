@@ -20,7 +20,7 @@ const OPS = ['GET', 'PUT']
 function addSpectra (results, cells) {
   for (const cell of cells) {
     cell.spectra = {}
-    const jsons = cell.valid.filter((r) => r.json).map((r) => results.readCellJson(r))
+    const jsons = cell.valid.filter((r) => r.json).map((r) => results.readCellJson(r)).filter(Boolean)
     for (const op of OPS) {
       const parts = jsons.filter((j) => j.histograms?.[op] && j.latency?.[op]?.count > 0)
       if (parts.length === 0) continue

@@ -18,7 +18,7 @@ const { runWindow } = require('./passes')
  * Starts every cell's server, its link and its load generators, and creates its files.
  * @param {object[]} cells the plan's cells
  * @param {{ options: object, signal: AbortSignal, hosts: object|null, pools: { get(prefix: string[], size: number): object } }} ctx
- *   and what sweep/harness.js openServer takes; options: window, passes, maxRounds
+ *   and what sweep/harness.js openServer takes; options: window, passes, rounds, maxRounds, warmOps
  * @param {number} [generation] which start of the cells this is (--restartEvery), from 1
  * @returns {Promise<object[]>} per cell: { cell, opened, client, pool, size, done, kept, failed, ... }; a cell
  *   that could not start has `failed` set
@@ -45,7 +45,7 @@ async function openCells (cells, ctx, generation = 1) {
 
 async function prepare (c, ctx, poolSize, generation) {
   const { cell, opened } = c
-  const { window, passes, maxRounds } = ctx.options
+  const { window, passes, maxRounds, rounds } = ctx.options
   opened.link = await connectRun(ctx.hosts, cell.rtt ?? 0, opened.server.port)
   c.size = Math.ceil(window / cell.nClients) // operations per client process per window
   c.warmWindows = Math.ceil(ctx.options.warmOps * cell.nServers / (c.size * cell.nClients))
@@ -54,8 +54,9 @@ async function prepare (c, ctx, poolSize, generation) {
     dataPath: opened.dataPath,
     ...(opened.link.host && { serverHostname: opened.link.host }),
     serverPort: opened.link.port,
-    // Room in the acknowledgement ledgers for every window the run may take, each pass twice.
-    nOperations: c.size * cell.nClients * (c.warmWindows + 2 * passes * maxRounds)
+    // Room in the acknowledgement ledgers for every window the run may take: each pass twice, in
+    // every clean round and every disturbed one (at most --rounds of those).
+    nOperations: c.size * cell.nClients * (c.warmWindows + 2 * passes * (maxRounds + rounds))
   }
   c.pool = ctx.pools.get(opened.placement.clientPrefix, poolSize)
   c.agent = new http.Agent({ keepAlive: true, maxSockets: 1 }) // the telemetry's one connection, twice a window

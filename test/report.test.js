@@ -225,6 +225,15 @@ function edit (dir, change) {
   fs.writeFileSync(file, change(read(file)))
 }
 
+t.test('a folder kept without its cells/ (as docs/ keeps them) renders without spectra and candlesticks', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir, { rounds: 8 })
+  fs.rmSync(path.join(dir, 'cells'), { recursive: true })
+  const names = renderReport(dir).map((f) => path.relative(dir, f))
+  t.notOk(names.some((n) => n.startsWith('hgrm/') || n.startsWith('charts/candles-')), 'no spectra, no candlesticks')
+  t.ok(names.includes('charts/verdicts.svg') && names.includes('verdicts.json'), 'the verdicts still')
+})
+
 t.test('the CLI prints the files it wrote, and errors on stderr with a non-zero exit', async (t) => {
   const dir = t.testdir()
   writeSweepFolder(dir)

@@ -55,10 +55,14 @@ t.test('rounds stop once every headline interval is narrow enough to decide, not
   const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=6', '--maxRounds=30', '--margin=0.99', '--maxInterference=1', ...f.args])
   t.equal(code, 0, stderr)
   const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
-  t.match(env.rounds, { rounds: 6, disturbed: 0, stop: 'every headline interval is narrow enough to decide (under 99% wide)' })
+  t.match(env.rounds, { disturbed: 0, stop: 'every headline interval is narrow enough to decide (under 99% wide)' })
+  t.ok(env.rounds.rounds >= 6, `${env.rounds.rounds} rounds, not fewer than --rounds=6`)
+  // When the interval first gets narrow enough depends on the measurements; that it stops right then does not.
   const log = readCsv(path.join(resultsDir(f.results), 'rounds.csv'))
-  t.same(log.map((r) => r.precision.startsWith('1 of 1 intervals narrow enough to decide (under 99% wide')), [false, false, false, false, false, true],
-    'no interval before 6 rounds (95% needs 6), then the one comparison is precise')
+  const precise = log.map((r) => r.precision.startsWith('1 of 1 intervals narrow enough to decide (under 99% wide'))
+  t.equal(precise.length, env.rounds.rounds, 'one line per round')
+  t.same(precise.slice(0, 5), [false, false, false, false, false], 'no interval before 6 rounds (95% needs 6)')
+  t.same(precise.slice(5), [...precise.slice(5, -1).map(() => false), true], 'it stops at the first round whose interval is narrow enough')
 })
 
 t.test('a budget too small still runs --rounds rounds, then stops', async (t) => {
