@@ -38,18 +38,22 @@ function interferenceSeries (spans) {
     stack('steal', '#b7950b', (s) => s.other, (s) => s.other + s.steal)]
 }
 
-// One line per cell, a point per pass at its middle; a dropped pass's point is hollow.
+// One line per cell through its passes' middles, without symbols (a long sweep has thousands of
+// points); a dropped pass's point is drawn hollow by a scatter series of the cell's colour.
 function throughputSeries (spans, windows) {
   const byPass = new Map(spans.map((s) => [`${s.round}/${s.pass}`, s]))
   const cells = [...new Set(windows.map((w) => w.cell))]
-  return cells.map((cell, k) => {
+  return cells.flatMap((cell, k) => {
     const color = COLORS[k % COLORS.length]
-    const data = windows.filter((w) => w.cell === cell && byPass.has(`${w.round}/${w.pass}`)).map((w) => {
+    const points = windows.filter((w) => w.cell === cell && byPass.has(`${w.round}/${w.pass}`)).map((w) => {
       const s = byPass.get(`${w.round}/${w.pass}`)
-      const value = [(s.from + s.to) / 2, w.opsPerSec]
-      return s.kept ? { value } : { value, itemStyle: { color: '#ffffff', borderColor: color, borderWidth: 1.5 } }
+      return { value: [(s.from + s.to) / 2, w.opsPerSec], kept: s.kept }
     }).sort((a, b) => a.value[0] - b.value[0])
-    return { name: cell, type: 'line', color, xAxisIndex: 1, yAxisIndex: 1, symbol: 'circle', symbolSize: 6, data }
+    const line = { name: cell, type: 'line', color, xAxisIndex: 1, yAxisIndex: 1, symbol: 'none', data: points.map((p) => p.value) }
+    const dropped = points.filter((p) => !p.kept).map((p) => p.value)
+    if (dropped.length === 0) return [line]
+    return [line, { name: cell, type: 'scatter', color, xAxisIndex: 1, yAxisIndex: 1, symbolSize: 6,
+      itemStyle: { color: '#ffffff', borderColor: color, borderWidth: 1.5 }, data: dropped }]
   })
 }
 
@@ -75,9 +79,9 @@ function interferenceChart ({ title, env, maxInterference, passes, windows }) {
   const x = (gridIndex, more) => ({ gridIndex, type: 'value', min: 0, max: end, ...more })
   const lines = throughputSeries(spans, windows)
   option.legend = [{ top: 62, itemGap: 20, data: ['other processes', 'steal', 'dropped pass'] },
-    { top: 285, left: 40, right: 40, itemGap: 20, data: lines.map((l) => l.name) }]
+    { top: 285, left: 40, right: 40, itemGap: 20, data: lines.filter((l) => l.type === 'line').map((l) => l.name) }]
   // A static SVG cannot scroll a legend: it wraps, and the lower panel moves down by its rows.
-  const bottomTop = 315 + LEGEND_ROW * Math.ceil(lines.length / CELLS_PER_ROW)
+  const bottomTop = 315 + LEGEND_ROW * Math.ceil(option.legend[1].data.length / CELLS_PER_ROW)
   option.grid = [{ left: 80, right: 40, ...TOP }, { left: 80, right: 40, top: bottomTop, height: 180 }]
   option.xAxis = [x(0, { axisLabel: { show: false } }),
     x(1, { name: 'seconds since the first pass', nameLocation: 'middle', nameGap: 30, axisLabel: { showMaxLabel: false } })]

@@ -66,6 +66,8 @@ function formatMedian (s, scale, decimals) {
  * Every row of summary.csv, columns as in the file; invalid rows are highlighted.
  * @returns {object} markup (html``)
  */
+const SUMMARY_ROWS = 200 // a long interleaved sweep has thousands of rows: the page shows this many
+
 function summaryTable (results) {
   const { columns, rows } = results
   const cell = (value) => typeof value === 'number'
@@ -73,8 +75,14 @@ function summaryTable (results) {
     : html`<td>${String(value ?? '')}</td>`
   const tr = (row) => html`<tr${!row.valid && html` class="invalid" title="${row.reason}"`}>
     ${columns.map((c) => cell(row[c]))}</tr>`
-  return html`<table class="summary"><thead><tr>${columns.map((c) => html`<th>${c}</th>`)}</tr>
-    </thead><tbody>${rows.map(tr)}</tbody></table>`
+  // Every invalid row is shown; valid ones fill the rest, in file order.
+  const invalid = rows.filter((r) => !r.valid)
+  const shown = rows.length <= SUMMARY_ROWS ? rows
+    : rows.filter((r, i) => !r.valid || i < SUMMARY_ROWS - invalid.length)
+  const caption = shown.length < rows.length &&
+    html`<caption>${shown.length} of ${rows.length} rows: every invalid one and the first valid ones; all are in summary.csv</caption>`
+  return html`<table class="summary">${caption}<thead><tr>${columns.map((c) => html`<th>${c}</th>`)}</tr>
+    </thead><tbody>${shown.map(tr)}</tbody></table>`
 }
 
 module.exports = { medianTable, summaryTable }

@@ -65,18 +65,26 @@ t.test('a dropped pass is marked in both panels and its points are hollow', asyn
   t.equal(points(draw({ passes: PASSES.map((p) => ({ ...p, kept: true })) }), 2).length, 0, 'no marker when none was dropped')
 })
 
-t.test('one throughput line per cell, a point per pass, in the order of time', async (t) => {
+// A cell's throughput line (stroke-width 2, in its colour): its vertices.
+const line = (svg, color) => [...svg.matchAll(/<path d="(M[^"]+)" fill="none" pointer-events="visible" stroke="([^"]+)" stroke-width="2"/g)]
+  .find((m) => m[2] === color)[1].split(/[ML]/).filter(Boolean).map((xy) => xy.split(' ').map(Number)).map(([x, y]) => ({ x, y }))
+
+t.test('one throughput line per cell through its passes in the order of time; a dropped pass a hollow point', async (t) => {
   const svg = draw()
   t.ok(svg.includes('>sync-s1-c4<') && svg.includes('>async-s1-c4<'), 'the legend names the cells')
   const other = rects(svg, 0)
-  for (const [series, cell] of [[3, 'sync-s1-c4'], [4, 'async-s1-c4']]) {
-    const drawn = points(svg, series)
-    t.equal(drawn.length, 3, `${cell}: a point per pass`)
-    drawn.forEach((p, i) => t.ok(near(p.x, other[i].x + other[i].w / 2), `${cell}: pass ${i + 1} at the middle of its span`))
-    t.same(drawn.map((p) => p.fill === '#ffffff'), [false, true, false], `${cell}: only the dropped pass is hollow`)
+  const lines = {}
+  for (const [cell, color, hollow] of [['sync-s1-c4', '#2471a3', 4], ['async-s1-c4', '#17a589', 6]]) {
+    lines[cell] = line(svg, color)
+    t.equal(lines[cell].length, 3, `${cell}: a vertex per pass`)
+    lines[cell].forEach((p, i) => t.ok(near(p.x, other[i].x + other[i].w / 2), `${cell}: pass ${i + 1} at the middle of its span`))
+    const marks = points(svg, hollow)
+    t.equal(marks.length, 1, `${cell}: one hollow point`)
+    t.ok(marks[0].fill === '#ffffff' && near(marks[0].x, lines[cell][1].x) && near(marks[0].y, lines[cell][1].y), `${cell}: on the dropped pass`)
   }
-  const [sync, async] = [points(svg, 3), points(svg, 4)]
-  t.ok(sync.every((p, i) => p.y > async[i].y), 'higher ops/s is drawn higher')
+  t.ok(lines['sync-s1-c4'].every((p, i) => p.y > lines['async-s1-c4'][i].y), 'higher ops/s is drawn higher')
+  t.notOk(/ecmeta_series_index="[3-6]" ecmeta_data_index="\d+" ecmeta_ssr_type="chart"/.test(draw({ passes: PASSES.map((p) => ({ ...p, kept: true })) })),
+    'no points at all when no pass was dropped')
 })
 
 t.test('no passes give a chart that says so', async (t) => {
