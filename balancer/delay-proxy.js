@@ -1,7 +1,7 @@
 'use strict'
 // The round trip of --rtt where the kernel has no netem: a TCP relay in front of the server that
 // holds every chunk the client sends for the round trip before passing it on (answers pass at
-// once), and measures what it really held, as Node's timers wait 1 ms or more.
+// once), and measures what it really held.
 
 const net = require('node:net')
 
@@ -23,18 +23,31 @@ function startDelayProxy ({ host, target, delayMs }) {
       s.on('close', () => sockets.delete(s))
       s.on('error', () => { client.destroy(); upstream.destroy() })
     }
-    // Timers of one duration fire in the order they were set, so the bytes keep their order.
-    client.on('data', (chunk) => {
-      const at = process.hrtime.bigint()
-      const pass = () => {
+    // Chunks wait in arrival order until their due time has really passed: a timer can fire up to
+    // a millisecond early against hrtime (libuv's loop clock is cached), so one that finds the
+    // head not yet due waits again for the rest.
+    const queue = []
+    let timer = null
+    const drain = () => {
+      timer = null
+      const now = process.hrtime.bigint()
+      while (queue.length > 0 && queue[0].due <= now) {
+        const { chunk, at } = queue.shift()
+        if (chunk === null) { upstream.end(); continue } // the client's end, in its place
         chunks++
-        heldUs += (process.hrtime.bigint() - at) / 1000n
+        heldUs += (now - at) / 1000n
         upstream.write(chunk)
       }
-      if (delayMs === 0) pass()
-      else setTimeout(pass, delayMs)
-    })
-    client.on('end', () => setTimeout(() => upstream.end(), delayMs))
+      if (queue.length > 0) timer = setTimeout(drain, Math.max(1, Math.ceil(Number(queue[0].due - now) / 1e6)))
+    }
+    const hold = (chunk) => {
+      const at = process.hrtime.bigint()
+      queue.push({ chunk, at, due: at + BigInt(Math.round(delayMs * 1e6)) })
+      if (delayMs === 0) drain()
+      else if (timer === null) timer = setTimeout(drain, delayMs)
+    }
+    client.on('data', hold)
+    client.on('end', () => hold(null))
     upstream.pipe(client)
   })
   return new Promise((resolve, reject) => {
