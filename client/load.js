@@ -8,6 +8,7 @@ const { recordTag, createBitset, setBit, encodeBitset } = require('./ledger')
 const workload = require('../lib/workload')
 
 const now = process.hrtime.bigint
+const LATE_MS = 5 // a probe's operation released later than this after its due time is late
 
 /**
  * A client process's load generator.
@@ -45,8 +46,10 @@ function createClient ({ config, index, runId }) {
     return slot
   })
 
-  // Open loop: operation i is due at a fixed time, the processes interleaved, whatever the server does.
-  const dueAt = (i) => phase.t0 + BigInt(Math.round(((i - phase.from) * config.nClients + index - 1) * 1e9 / config.rate))
+  // Open loop: operation i is due at a fixed time, the processes interleaved, whatever the server
+  // does; a phase may carry its own rate (a capacity probe's).
+  const offsetS = (i) => ((i - phase.from) * config.nClients + index - 1) / phase.rate
+  const dueAt = (i) => phase.t0 + BigInt(Math.round(offsetS(i) * 1e9))
 
   function dispatch () {
     while (phase.free.length > 0 && phase.next < phase.due) {
@@ -57,6 +60,8 @@ function createClient ({ config, index, runId }) {
       slot.type = type
       // Closed loop: latency from the send; open loop: from when it was due, so a stall counts.
       slot.start = phase.open ? dueAt(i) : now()
+      // A sliced phase records each operation in the slice of the second it was due in.
+      slot.recs = phase.slices ? phase.slices[Math.min(phase.slices.length - 1, Math.floor(offsetS(i)))] : phase.recs
       if (type === 'PUT') {
         slot.conn.send(putRequest(host, key, config.value + recordTag(runId, phase.tag, index, i)), true)
       } else {
@@ -68,7 +73,7 @@ function createClient ({ config, index, runId }) {
 
   function complete (slot, kind, body) {
     const us = Math.round(Number(now() - slot.start) / 1000)
-    const rec = phase.recs[slot.type]
+    const rec = slot.recs[slot.type]
     if (kind === null && slot.type === 'PUT' && body !== 'success') kind = 'bad-body'
     if (kind !== null) {
       phase.failed++
@@ -82,9 +87,15 @@ function createClient ({ config, index, runId }) {
     else dispatch()
   }
 
+  // Releases the operations that are due. One released more than the phase's lateNs after its due time is the
+  // generator's lateness (its timer or event loop was late); one released on time that then waits
+  // for a free connection waits for the server, and is not counted.
   function tick () {
     const t = now()
-    while (phase.due < phase.to && dueAt(phase.due) <= t) phase.due++
+    while (phase.due < phase.to && dueAt(phase.due) <= t) {
+      if (t - dueAt(phase.due) > phase.lateNs) phase.late++
+      phase.due++
+    }
     dispatch()
     if (phase.due < phase.to) setTimeout(tick, Number(dueAt(phase.due) - t) / 1e6)
   }
@@ -93,7 +104,7 @@ function createClient ({ config, index, runId }) {
 
   function start (def, t0) {
     return new Promise((resolve) => {
-      phase = { ...def, next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, free: [...slots], t0, resolve }
+      phase = { rate: config.rate, lateNs: BigInt(LATE_MS * 1e6), ...def, next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, late: 0, free: [...slots], t0, resolve }
       if (def.from === def.to) resolve(0)
       else if (def.open) tick()
       else dispatch()
@@ -108,6 +119,19 @@ function createClient ({ config, index, runId }) {
     window (from, to, t0) {
       reopenedBefore ??= reopened()
       return start({ ...PHASES.measure, from, to, recs: pendingRecords }, t0)
+    },
+    /**
+     * A capacity probe: operations from..to-1 in the open loop at `rate` (all processes together),
+     * each recorded in the slice of the second it was due in; nothing is kept.
+     * @param {number} [lateMs] how late a release counts as late (a test on shared cores may allow more)
+     * @returns {Promise<{ failed: number, late: number, slices: object[] }>} late: operations the
+     *   schedule released more than lateMs (5) after they were due; slices: per second, { GET, PUT } serialized
+     */
+    async probe (from, to, t0, rate, seconds, lateMs = LATE_MS) {
+      const slices = Array.from({ length: seconds }, records)
+      const failed = await start({ ...PHASES.measure, from, to, open: true, rate, slices, lateNs: BigInt(Math.round(lateMs * 1e6)) }, t0)
+      const late = phase.late
+      return { failed, late, slices: slices.map((r) => ({ GET: serializeRecord(r.GET), PUT: serializeRecord(r.PUT) })) }
     },
     settle (keep) {
       if (keep) {

@@ -14,6 +14,8 @@ const now = process.hrtime.bigint
  *   phase { cell, phase }: create or warm; answers { failed, announced }
  *   window { cell, from, to, t0 }: measured operations from..to-1, the open loop's origin t0
  *     (hrtime as text); answers { failed, endedAt, cpuUs }
+ *   probe { cell, rate, seconds, t0, lateMs? }: a capacity probe of `seconds` at `rate` (client/load.js probe);
+ *     answers { failed, late, sent, slices, endedAt }
  *   settle { keep }: every cell's pending windows kept or dropped
  *   drop { cell }: forgets the cell (closing its connections), if it has it
  *   take { cell }: answers { result } (client/load.js's take(), with this process's peak memory): the
@@ -33,6 +35,7 @@ function serve () {
       const failed = await clients.get(cell).window(from, to, BigInt(t0))
       return { failed, endedAt: String(now()), cpuUs: process.cpuUsage(cpu) }
     },
+    probe: async ({ cell, rate, seconds, t0, to, lateMs }) => ({ ...await clients.get(cell).probe(0, to, BigInt(t0), rate, seconds, lateMs), sent: to, endedAt: String(now()) }),
     settle: ({ keep }) => { for (const client of clients.values()) client.settle(keep) },
     drop: ({ cell }) => {
       clients.get(cell)?.close()

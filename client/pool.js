@@ -7,6 +7,7 @@ const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 const { onGone } = require('./child-gone')
+const { mergeRecords, deserializeRecord } = require('./stats')
 
 const WORKER = path.join(__dirname, 'pool-worker.js')
 
@@ -18,7 +19,7 @@ class PoolError extends Error {}
  *   execPath: the node binary; prefix: a command that execs node where it should run (taskset ...);
  *   logFd: where the processes' stdout and stderr go, after a line naming each; label: an argument
  *   that names the run on their command lines (a sweep passes its data folder)
- * @returns {object} the pool: open, phase, window, settle, take, drop, close, pids, alive
+ * @returns {object} the pool: open, phase, window, probe, settle, take, drop, close, pids, alive
  */
 function openPool ({ size, execPath = process.execPath, prefix = [], logFd, label }) {
   const workers = Array.from({ length: size }, () => startWorker(execPath, prefix, logFd, label))
@@ -44,6 +45,23 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
       const replies = await each(n, { op: 'window', cell, from, to, t0: String(t0) })
       const end = replies.reduce((last, r) => (BigInt(r.endedAt) > last ? BigInt(r.endedAt) : last), t0)
       return { wallUs: Number(end - t0) / 1000, failed: replies.reduce((a, r) => a + r.failed, 0), cpuUs: replies.map((r) => r.cpuUs) }
+    },
+    /**
+     * A capacity probe: the cell's n processes together send `rate` requests a second for `seconds`,
+     * open loop, from 50 ms after the call (so that every process has the message first); lateMs: how
+     * late a release counts as late (client/load.js probe).
+     * @returns {Promise<{ failed: number, late: number, sent: number, wallS: number, slices: Array<{ GET: object, PUT: object }> }>}
+     *   wallS: from the first due time to the last answer; slices: per second, the records of the processes merged (client/stats.js)
+     */
+    probe: async (cell, n, rate, seconds, lateMs) => {
+      const t0 = String(process.hrtime.bigint() + 50000000n)
+      // Process k sends operations i whose due time ((i * n + k - 1) / rate s) is within the probe.
+      const replies = await each(n, (k) => ({ op: 'probe', cell, rate, seconds, t0, lateMs, to: Math.max(0, Math.ceil((seconds * rate - (k - 1)) / n)) }))
+      const slices = Array.from({ length: seconds }, (_, s) => Object.fromEntries(['GET', 'PUT'].map((type) =>
+        [type, mergeRecords(replies.map((r) => deserializeRecord(r.slices[s][type])))])))
+      const sum = (key) => replies.reduce((a, r) => a + r[key], 0)
+      const end = replies.reduce((last, r) => (BigInt(r.endedAt) > last ? BigInt(r.endedAt) : last), BigInt(t0))
+      return { failed: sum('failed'), late: sum('late'), sent: sum('sent'), wallS: Number(end - BigInt(t0)) / 1e9, slices }
     },
     /** Keeps or drops the pending windows of every cell. */
     settle: (keep) => each(size, { op: 'settle', keep }),

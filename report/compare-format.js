@@ -36,7 +36,7 @@ function summary (result) {
       : `${marked.length} of ${comparisons} figures changed clearly: ${marked.map(({ cell, f }) => `${cell} ${f.name} ${mark(f)} (${formatRatio(f.ratio)})`).join('; ')}.`,
     verdicts: changed.length === 0 ? `Every verdict the two folders share is the same in both.`
       : `${changed.length} verdict${changed.length === 1 ? ' differs' : 's differ'}: ${changed.map((v) => `${v.label}: ${v.a.verdict} in A, ${v.b.verdict} in B`).join('; ')}.`,
-    shift: shift === null ? '' : `Across the shared cells, the median B/A of ops/s is ${fixed(shift, 2)}: a change of machine, load or Node version moves every cell alike.`
+    shift: shift === null ? '' : `Across the shared cells, the median B/A of ${cells[0].figures[0].name} is ${fixed(shift, 2)}: a change of machine, load or Node version moves every cell alike.`
   }
 }
 
@@ -45,17 +45,18 @@ function summary (result) {
  * @returns {string} Markdown
  */
 function compareMarkdown (result) {
-  const { a, b, envDiffs, cells, verdicts, onlyA, onlyB } = result
+  const { a, b, envDiffs, cells, verdicts, onlyA, onlyB, what, figures } = result
   const s = summary(result)
+  const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const cell = (f) => `${ratioText(f)}${mark(f) ? ` **${mark(f)}**` : ''}`
   const lines = [`# Compare: B/A`, '', `- A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)`,
     `- B: ${b.dir} (${b.env.command}, Node ${b.env.serverNodes.join(', ')}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
       : ['| field | A | B |', '|---|---|---|', ...envDiffs.map((d) => `| ${d.field} | ${d.a} | ${d.b} |`)]),
-    '', `## Verdicts (throughput, each folder's own)`, '', s.verdicts, '', '| comparison | A | B |', '|---|---|---|',
+    '', `## Verdicts (${what}, each folder's own)`, '', s.verdicts, '', '| comparison | A | B |', '|---|---|---|',
     ...verdicts.map((v) => `| ${v.label} | ${verdictText(v.a)} | ${verdictText(v.b)} |`),
     '', `## Shared cells (${cells.length})`, '', s.verdict, s.shift, '', s.method, '',
-    '| cell | ops/s A | ops/s B | ops/s B/A | GET p99 B/A | PUT p99 B/A |', '|---|---|---|---|---|---|',
+    `| cell | ${heads.join(' | ')} |`, `|---|${heads.map(() => '---|').join('')}`,
     ...cells.map((c) => `| ${c.id} | ${num(median(c.figures[0].a))} | ${num(median(c.figures[0].b))} | ${c.figures.map(cell).join(' | ')} |`)]
   if (onlyA.length + onlyB.length > 0) lines.push('', `Only in A: ${onlyA.join(', ') || 'none'}. Only in B: ${onlyB.join(', ') || 'none'}.`)
   return lines.filter((line, i, all) => !(line === '' && all[i - 1] === '')).join('\n') + '\n'
@@ -66,8 +67,9 @@ function compareMarkdown (result) {
  * @returns {string} a self-contained HTML page
  */
 function compareHtml (result) {
-  const { a, b, envDiffs, cells, verdicts, onlyA, onlyB } = result
+  const { a, b, envDiffs, cells, verdicts, onlyA, onlyB, what, figures } = result
   const s = summary(result)
+  const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const td = (f) => html`<td class="${mark(f) ? 'changed' : ''}">${ratioText(f)}${mark(f) && html`<br><strong>${mark(f)}</strong>`}</td>`
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><title>Compare ${b.name} / ${a.name}</title>
 <style>body { font: 15px/1.5 system-ui, sans-serif; max-width: 1060px; margin: 0 auto; padding: 20px; color: #222; }
@@ -78,11 +80,11 @@ td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</sty
 <h2>Environment differences</h2>${envDiffs.length === 0 ? html`<p>None: the same Node, CPU, kernel, flags and packages.</p>`
   : html`<table class="env"><thead><tr><th>field</th><th>A</th><th>B</th></tr></thead><tbody>
   ${envDiffs.map((d) => html`<tr><td>${d.field}</td><td>${d.a}</td><td>${d.b}</td></tr>`)}</tbody></table>`}
-<h2>Verdicts (throughput, each folder's own)</h2><p>${s.verdicts}</p>
+<h2>Verdicts (${what}, each folder's own)</h2><p>${s.verdicts}</p>
 <table class="verdicts"><thead><tr><th>comparison</th><th>A</th><th>B</th></tr></thead><tbody>
 ${verdicts.map((v) => html`<tr><td>${v.label}</td><td>${verdictText(v.a)}</td><td>${verdictText(v.b)}</td></tr>`)}</tbody></table>
 <h2>Shared cells (${cells.length})</h2><p><strong>${s.verdict}</strong> ${s.shift}</p><p class="note">${s.method}</p>
-<table class="cells"><thead><tr><th>cell</th><th>ops/s A</th><th>ops/s B</th><th>ops/s B/A</th><th>GET p99 B/A</th><th>PUT p99 B/A</th></tr></thead>
+<table class="cells"><thead><tr><th>cell</th>${heads.map((h) => html`<th>${h}</th>`)}</tr></thead>
 <tbody>${cells.map((c) => html`<tr><td>${c.id}</td><td>${num(median(c.figures[0].a))}</td><td>${num(median(c.figures[0].b))}</td>${c.figures.map(td)}</tr>`)}</tbody></table>
 ${onlyA.length + onlyB.length > 0 && html`<p class="note">Only in A: ${onlyA.join(', ') || 'none'}. Only in B: ${onlyB.join(', ') || 'none'}.</p>`}
 </body></html>`}\n`

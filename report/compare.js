@@ -12,10 +12,15 @@ const { unpairedRatio } = require('./unpaired')
 const { comparisons } = require('./comparisons')
 const { compareMarkdown, compareHtml } = require('./compare-format')
 
-// What a figure is called, and which way is better.
+// What a figure is called, and which way is better; and the metric of the headline verdicts.
 const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', better: 'higher' },
   { column: 'getP99', name: 'GET p99', better: 'lower' },
   { column: 'putP99', name: 'PUT p99', better: 'lower' }]
+const FORMATS = {
+  sweep: { figures: FIGURES, metric: 'opsPerSec', what: 'throughput', verdictsFile: 'verdicts.json' },
+  capacity: { figures: [{ column: 'capacity', name: 'capacity req/s', better: 'higher' }, { column: 'closedOpsPerSec', name: 'closed-loop ops/s', better: 'higher' }],
+    metric: 'capacity', what: 'capacity under the SLO', verdictsFile: 'capacity.json' }
+}
 const NODE_SUFFIX = /-node-[^-]+(?=-[AB]$|$)/ // sweep/grid.js cellId: node comes last, before an A/A label
 const ENV_FIELDS = ['node', 'serverNodes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
   'uvUseIoUring', 'schedPolicy', 'command', 'argv', 'gitCommit', 'gitDirty']
@@ -30,19 +35,20 @@ function readFolder (dir) {
   } catch (err) {
     throw new CompareError(`${dir} is not a results folder: ${err.message}`)
   }
-  if (results.format !== 'sweep') throw new CompareError(`${dir} is a ${results.format} folder: compare reads sweep, quick and run folders`)
+  if (!FORMATS[results.format]) throw new CompareError(`${dir} is a ${results.format} folder: compare reads sweep, quick, run and capacity folders`)
   // A folder whose servers ran one Node is matched without the version in its cell ids, so that
   // two folders made on two versions compare cell by cell (the versions are an environment difference).
   const cells = groupCells(results).map((c) => results.env.serverNodes.length === 1 ? { ...c, id: c.id.replace(NODE_SUFFIX, '') } : c)
-  return { dir, name: path.basename(path.resolve(dir)), env: results.env, cells: cells.filter((c) => !c.aa), verdicts: verdictsOf(dir, cells) }
+  const format = FORMATS[results.format]
+  return { dir, name: path.basename(path.resolve(dir)), env: results.env, format: results.format, cells: cells.filter((c) => !c.aa), verdicts: verdictsOf(dir, cells, format) }
 }
 
-// The folder's verdicts: verdicts.json where the report wrote one, else made the same way.
-function verdictsOf (dir, cells) {
+// The folder's verdicts: verdicts.json (capacity.json) where the report wrote one, else made the same way.
+function verdictsOf (dir, cells, format) {
   try {
-    return JSON.parse(fs.readFileSync(path.join(dir, 'verdicts.json'), 'utf8')).comparisons
+    return JSON.parse(fs.readFileSync(path.join(dir, format.verdictsFile), 'utf8')).comparisons
   } catch {
-    return comparisons(cells).map(({ ratio, cells, ...entry }) => entry)
+    return comparisons(cells, { metrics: [format.metric] }).map(({ ratio, cells, ...entry }) => entry)
   }
 }
 
@@ -64,31 +70,33 @@ function envDifferences (a, b) {
  * the verdict rule of the report (faster, slower, same within ±margin, undecided).
  * @param {string} dirA
  * @param {string} dirB
- * @returns {object} a, b, envDiffs, cells (id, kind, nServers, load, variant, figures with verdict),
+ * @returns {object} a, b, what (the headline verdicts' metric in words), figures (the columns compared), envDiffs, cells (id, kind, nServers, load, variant, figures with verdict),
  *   verdicts (label, a, b: each folder's verdict entry or null), onlyA, onlyB, margin, comparisons, confidence
- * @throws {CompareError} when a folder is not a sweep results folder or they share no cell
+ * @throws {CompareError} when a folder is not a sweep or capacity results folder, the two differ in that, or they share no cell
  */
 function compareFolders (dirA, dirB) {
   const [a, b] = [readFolder(dirA), readFolder(dirB)]
+  if (a.format !== b.format) throw new CompareError(`${dirA} is a ${a.format} folder and ${dirB} a ${b.format} one: compare two of a kind`)
+  const { figures: FIGS, metric, what } = FORMATS[a.format]
   const ids = (f) => new Set(f.cells.map((c) => c.id))
   const shared = a.cells.filter((c) => ids(b).has(c.id))
   if (shared.length === 0) throw new CompareError(`${dirA} and ${dirB} share no cell (cell ids such as ${a.cells[0]?.id ?? '–'} and ${b.cells[0]?.id ?? '–'})`)
   const values = (cell, column) => cell.valid.map((r) => r[column]).filter((v) => Number.isFinite(v) && v > 0)
-  const comparisons = shared.length * FIGURES.length
+  const comparisons = shared.length * FIGS.length
   const confidence = 1 - (1 - FAMILY_CONFIDENCE) / comparisons
   const margin = b.env.options?.margin ?? a.env.options?.margin ?? MARGIN
   const cells = shared.map((cellA) => {
     const cellB = b.cells.find((c) => c.id === cellA.id)
-    const figures = FIGURES.map((f) => {
+    const figures = FIGS.map((f) => {
       const [x, y] = [values(cellA, f.column), values(cellB, f.column)]
       const ratio = unpairedRatio(x, y, confidence)
       return { ...f, a: x, b: y, ratio, verdict: judge(ratio, { margin, better: f.better }) }
     })
     return { id: cellA.id, kind: cellA.kind, nServers: cellA.nServers, load: cellA.load, variant: cellA.variant, figures }
   })
-  const labels = [...new Set([...a.verdicts, ...b.verdicts].filter((v) => v.metric === 'opsPerSec').map((v) => v.label))]
-  const verdicts = labels.map((label) => ({ label, a: a.verdicts.find((v) => v.metric === 'opsPerSec' && v.label === label) ?? null, b: b.verdicts.find((v) => v.metric === 'opsPerSec' && v.label === label) ?? null }))
-  return { a, b, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
+  const labels = [...new Set([...a.verdicts, ...b.verdicts].filter((v) => v.metric === metric).map((v) => v.label))]
+  const verdicts = labels.map((label) => ({ label, a: a.verdicts.find((v) => v.metric === metric && v.label === label) ?? null, b: b.verdicts.find((v) => v.metric === metric && v.label === label) ?? null }))
+  return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
     onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
 }
 

@@ -7,12 +7,16 @@
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')
 
-/** The metrics a comparison is judged on: throughput first, then the CPU each request costs. */
+/** The metrics a comparison is judged on: throughput first, then the CPU each request costs; a
+ * capacity folder's capacity under the SLO and its closed-loop throughput. */
 const METRICS = [
   { metric: 'opsPerSec', better: 'higher', what: 'throughput' },
   { metric: 'serverCpuPerReqUs', better: 'lower', what: 'server CPU per request' },
-  { metric: 'clientCpuPerReqUs', better: 'lower', what: 'client CPU per request' }
+  { metric: 'clientCpuPerReqUs', better: 'lower', what: 'client CPU per request' },
+  { metric: 'capacity', better: 'higher', what: 'capacity under the SLO' },
+  { metric: 'closedOpsPerSec', better: 'higher', what: 'closed-loop throughput' }
 ]
+const SWEEP_METRICS = ['opsPerSec', 'serverCpuPerReqUs', 'clientCpuPerReqUs']
 
 /**
  * A cell's settings (report/cells.js variant, "ioDelay=1000, node=v26.10.0") in words: "1 ms
@@ -58,11 +62,11 @@ function pairsOf (cells) {
 /**
  * Every comparison of the folder's cells on every metric.
  * @param {object[]} cells from report/cells.js groupCells (A/A cells included)
- * @param {{ margin?: number, metrics?: string[] }} [how]
+ * @param {{ margin?: number, metrics?: string[] }} [how] metrics: a sweep's three unless given
  * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'aa'), metric, better, estimate, low,
  *   high, n, confidence, margin, verdict, aa?, ratio, cells: [a, b] } in pair order, throughput first
  */
-function comparisons (cells, { margin = MARGIN, metrics = METRICS.map((m) => m.metric) } = {}) {
+function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) {
   const loads = new Set(cells.map((c) => c.load))
   const apis = new Set(cells.map((c) => c.api).filter(Boolean))
   const entries = []

@@ -17,6 +17,7 @@ const { addSpectra, writeSpectra } = require('./spectra')
 const { buildCharts } = require('./charts')
 const { runCharts } = require('./run-charts')
 const { reportHtml } = require('./page')
+const { renderCapacityReport } = require('./capacity')
 const { compareVersions } = require('./versions')
 const { compareModels } = require('./models')
 const { comparePlacement } = require('./placement')
@@ -33,6 +34,7 @@ const { wantsHelp, entryHelp } = require('../lib/help')
  */
 function renderReport (dir) {
   const results = readResults(dir)
+  if (results.format === 'capacity') return renderCapacityReport(results)
   const all = summariseCells(groupCells(results), results.format)
   if (results.format === 'sweep') addSpectra(results, all)
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the calibration

@@ -165,4 +165,4 @@ function environment (env) {
     <pre>${JSON.stringify(env, null, 2)}</pre></details>`
 }
 
-module.exports = { reportHtml }
+module.exports = { reportHtml, CSS, environment }

@@ -24,6 +24,14 @@ const FORMATS = {
     variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node',
       'balance', 'cpuset', 'hosts', 'rtt']
   },
+  capacity: {
+    columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'valid', 'reason', 'capacity', 'capacityLow',
+      'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds'],
+    optional: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed', 'variant', 'fsync', 'ioDelay',
+      'ioDepth', 'asyncApi', 'uvUseIoUring', 'framework', 'node', 'v8', 'uv', 'balance', 'rtt'],
+    load: 'nClients',
+    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node', 'balance', 'rtt']
+  },
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
       'pipelining', 'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors',
@@ -36,14 +44,14 @@ const FORMATS = {
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
   'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync', 'node', 'v8', 'uv', 'framework', 'balance',
-  'cpuset', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod'])
+  'cpuset', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'limit'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 
 /**
  * Reads a results folder.
  * @param {string} dir the results folder
- * @returns {{ dir: string, env: object, format: 'sweep'|'peak', load: string, variants: string[],
+ * @returns {{ dir: string, env: object, format: 'sweep'|'peak'|'capacity', load: string, variants: string[],
  *   columns: string[], rows: object[], passes: object[], windows: object[], roundLog: object[],
  *   readCellJson: (row: object) => object|null }} readCellJson: null when the folder has no cells/
  */
@@ -54,7 +62,7 @@ function readResults (dir) {
   const missing = (name) => FORMATS[name].columns.filter((c) => !columns.includes(c))
   const [format] = Object.keys(FORMATS).sort((a, b) => missing(a).length - missing(b).length)
   if (missing(format).length > 0) {
-    throw new Error(`${file}: the header is neither a sweep nor a peak summary ` +
+    throw new Error(`${file}: the header is neither a sweep, a peak nor a capacity summary ` +
       `(as a ${format} summary it lacks ${missing(format).join(', ')})`)
   }
   const { optional } = FORMATS[format]

@@ -16,6 +16,7 @@ const { placementProblem, hostsOption, rttValue, cpusetValue } = require('./plac
 const { BALANCE } = require('../balancer/haproxy-config')
 const { MAX_INTERFERENCE } = require('../lib/interference')
 const { MARGIN } = require('../report/intervals')
+const { parseSlo } = require('../lib/slo')
 
 const MAX_IO_DELAY_US = 10000000
 const kind = (v) => {
@@ -55,7 +56,13 @@ const ROUND_OPTIONS = {
   warmOps: int(0),
   restartEvery: int(0)
 }
-const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
+// The capacity command's own flags (sweep/capacity/).
+const rateList = (v) => String(v).split(',').map((part) => {
+  if (!/^\d+$/.test(part) || Number(part) < 1) throw `must be a comma list of rates in requests per second (whole numbers above 0), got ${JSON.stringify(part)}`
+  return Number(part)
+})
+const CAPACITY_OPTIONS = { slo: parseSlo, precision: share(0, 1), startRate: int(1, 1000000), endRate: int(1, 1000000), probe: int(1, 60), rates: rateList }
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, ...CAPACITY_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
 const CELL_TIMEOUT_MS = 300000
 const SWEEP_LISTS = {
   kinds: kind,
@@ -108,6 +115,11 @@ const PRESETS = {
   quick: { lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED_FLAGS, '--concurrency=2'], aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: QUICK_SLICE,
     rounds: { ...ROUNDS, rounds: 8, budget: 105, window: 200, passes: 8 } },
   run: { lists: {}, flags: [], aa: () => null, rounds: { rounds: 1 } },
+  // Capacity (sweep/capacity/): the 4 base kinds at a plain folder and 1 ms storage, each on a fresh
+  // server per round, 2 client processes × 16 connections in the open loop.
+  capacity: { lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: ['--warmup=1000', '--concurrency=16'], aa: () => null,
+    slice: { ioDelay: ['off', 1000] },
+    rounds: { rounds: 6, budget: 600, slo: parseSlo('p99:20ms'), precision: 0.05, startRate: 100, endRate: 20000, probe: 1, rates: [] } },
   // The version table: each store in one process on the system Node and every supported LTS line.
   versions: { lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, flags: INTERLEAVED_FLAGS, aa: () => null,
     node: () => ['system', ...supportedLts().map(String)], rounds: { ...ROUNDS, rounds: 8, budget: 600, window: 200, passes: 6 } }
@@ -157,9 +169,10 @@ function sizedValue (value, bytes) {
  * @returns {{ slice: object|null, notes: string[] }}
  */
 function planSlice ({ slice }, lists) {
-  if (!slice || lists.kinds || lists.ioDelay) return { slice: null, notes: [] }
+  // A slice of named kinds gives way to --kinds; every slice to --ioDelay.
+  if (!slice || lists.ioDelay || (lists.kinds && slice.kinds)) return { slice: null, notes: [] }
   const why = checkFuse()
-  if (why) return { slice: null, notes: [`skipped the storage-latency slice (${slice.kinds.join(' and ')} at ioDelay ${slice.ioDelay.join(', ')}): ${why}`] }
+  if (why) return { slice: null, notes: [`skipped the storage-latency slice (${slice.kinds ? `${slice.kinds.join(' and ')} ` : ''}at ioDelay ${slice.ioDelay.join(', ')}): ${why}`] }
   return { slice, notes: [] }
 }
 
@@ -178,6 +191,15 @@ function planSweep (command, argv, runKind) {
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
   const stray = command === 'run' && Object.keys(ROUND_OPTIONS).find((key) => given[key] !== undefined)
   if (stray) throw new ConfigError(`--${stray} is for the interleaved commands (sweep, quick, versions); run measures one cell once per --rounds`)
+  const notCapacity = command === 'capacity' && [...Object.keys(ROUND_OPTIONS), 'aa'].find((key) => key !== 'budget' && given[key] !== undefined)
+  if (notCapacity) throw new ConfigError(`--${notCapacity} is for sweep, quick and versions; capacity searches each cell with probes (--slo, --precision, --startRate, --endRate, --probe, --rates)`)
+  const capacityFlag = command !== 'capacity' && Object.keys(CAPACITY_OPTIONS).find((key) => given[key] !== undefined)
+  if (capacityFlag) throw new ConfigError(`--${capacityFlag} is for the capacity command`)
+  if (command === 'capacity') {
+    const { startRate = preset.rounds.startRate, endRate = preset.rounds.endRate } = given
+    if (startRate > endRate) throw new ConfigError(`--startRate=${startRate} is above --endRate=${endRate}`)
+    if (given.hosts !== undefined && given.hosts !== 'local') throw new ConfigError('--hosts: capacity runs its servers on this host')
+  }
   const options = runOptions(given, { ...preset.rounds, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa(), command })
   const nodes = resolveNodes(lists.node ?? preset.node?.())
   options.clientNode = resolveClientNode(options.clientNode)

@@ -20,6 +20,9 @@ const COMMANDS = {
   versions: ['versions', 'the version table: sync and async in one process, nClients 4, on the system node and\n' +
     '                 every supported LTS line (missing ones are installed), within a budget of 10 min;\n' +
     '                 writes versions.md beside the report'],
+  capacity: ['capacity', 'the highest rate each server holds with its latency under --slo (default p99:20ms),\n' +
+    '                 open loop: the 4 base kinds at a plain folder and 1 ms storage, a search per cell on a\n' +
+    '                 fresh server every round (6 rounds, within a budget of 10 min); the latency-load curves'],
   run: ['run KIND', `one cell of KIND with config.json's values; KIND: ${KIND_NAMES.slice(0, 3).join(', ')},\n` +
     `                 ${KIND_NAMES.slice(3).join(', ')}`],
   peak: ['peak', 'saturation throughput of each kind (nServers 1,2,4 for the multi-process kinds), GET-only\n' +
@@ -56,7 +59,7 @@ const LIST_HELP = {
 
 /** What each option of the commands that run cells means (sweep/grid.js SWEEP_OPTIONS, sweep/peak.js PEAK_OPTIONS). */
 const OPTION_HELP = {
-  rounds: 'sweep, quick, versions: the fewest clean rounds (each measures every cell in interleaved windows); run, peak: runs of each cell',
+  rounds: 'sweep, quick, versions: the fewest clean rounds (each measures every cell in interleaved windows); capacity: rounds of searches, each cell on a fresh server in each; run, peak: runs of each cell',
   repeats: 'the old name of --rounds: refused, with a pointer to --rounds',
   maxRounds: 'the most clean rounds',
   budget: 'seconds (or 90s, 2m, 1h) the servers, warm-up and rounds may take: no round is started that would overrun it',
@@ -66,6 +69,12 @@ const OPTION_HELP = {
   passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',
   warmOps: 'operations each serving process gets before the first round (the JIT\'s warm-up), not measured',
   restartEvery: 'start every server afresh (and warm it up again) every N rounds: new processes and memory layouts; 0 = once for the whole run',
+  slo: 'capacity: the latency target, PERCENTILE:LIMIT (p50, p90, p99, p999; us, ms or s), a comma list all of which must hold in every 1 s window, GET and PUT alike',
+  precision: 'capacity: the search bisects until the failing rate is within this share above the passing one',
+  startRate: 'capacity: requests/s of the first probe (the rate doubles from there until one fails)',
+  endRate: 'capacity: the highest rate probed; a cell that passes there is reported at it',
+  probe: 'capacity: seconds of a probe (1 s windows); the confirming probe is 3 times as long',
+  rates: 'capacity: rates (requests/s, comma list) probed in every round besides the search, for a full latency-load curve',
   seed: 'seed of the shuffle',
   results: 'parent folder of the results folder',
   readyTimeout: 'ms a server gets to print its ready line',
@@ -118,7 +127,7 @@ function gridDefaults (commands) {
   const value = (key) => (c) => {
     if (c === 'run' && key === 'kinds') return 'the KIND given'
     if (key === 'node' && PRESETS[c].node) return list(PRESETS[c].node())
-    const preset = PRESETS[c].lists[key]
+    const preset = PRESETS[c].lists[key] ?? (key === 'ioDelay' && !PRESETS[c].slice?.kinds ? PRESETS[c].slice?.ioDelay : undefined)
     return preset === undefined ? String(fallback[key]) : key === 'kinds' && preset.length === KIND_NAMES.length ? 'all' : list(preset)
   }
   return Object.fromEntries(Object.keys(SWEEP_LISTS).map((key) => [key, perCommand(commands, value(key))]))
@@ -131,7 +140,8 @@ function optionDefaults (commands) {
     rounds: perCommand(commands, (c) => c === 'peak' ? PEAK_DEFAULTS.rounds : PRESETS[c].rounds.rounds),
     repeats: '–',
     ...Object.fromEntries(['maxRounds', 'budget', 'margin', 'maxInterference', 'window', 'passes', 'warmOps', 'restartEvery'].map((key) =>
-      [key, perCommand(commands.filter((c) => c !== 'run' && c !== 'peak'), (c) => PRESETS[c].rounds[key])])),
+      [key, perCommand(commands.filter((c) => c !== 'run' && c !== 'peak' && PRESETS[c].rounds[key] !== undefined), (c) => PRESETS[c].rounds[key])])),
+    ...capacityDefaults(),
     seed: 'random, recorded in env.json',
     results: 'results/',
     ...RUN_DEFAULTS,
@@ -142,13 +152,18 @@ function optionDefaults (commands) {
   }
 }
 
+function capacityDefaults () {
+  const { slo, precision, startRate, endRate, probe } = PRESETS.capacity.rounds
+  return { slo: slo.map((t) => `${t.name}:${t.us / 1000}ms`).join(','), precision, startRate, endRate, probe, rates: 'none' }
+}
+
 function sections (command) {
-  const cells = command === null ? ['sweep', 'quick', 'versions', 'run'] : [command]
+  const cells = command === null ? ['sweep', 'quick', 'versions', 'capacity', 'run'] : [command]
   const out = []
   if (command !== 'peak' && !Object.hasOwn(BARE, command)) {
-    const title = `Grid flags${command === null ? ' of sweep, quick, versions and run' : ''} (comma-separated lists; each value checked as the key it stands for)`
+    const title = `Grid flags${command === null ? ' of sweep, quick, versions, capacity and run' : ''} (comma-separated lists; each value checked as the key it stands for)`
     out.push(helpSection(title, SWEEP_LISTS, LIST_HELP, gridDefaults(cells)))
-    out.push(helpSection(`Run flags${command === null ? ' of sweep, quick, versions and run' : ''}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
+    out.push(helpSection(`Run flags${command === null ? ' of sweep, quick, versions, capacity and run' : ''}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
   }
   if (command === null || command === 'peak') {
     const defaults = { kinds: 'all', nServers: list(PEAK_NSERVERS), node: 'the Node running this script' }
@@ -160,7 +175,7 @@ function sections (command) {
 
 /**
  * The --help text of ./run_benchmark.sh, or of one of its commands.
- * @param {string|null} command sweep, quick, versions, run, peak, report, compare, node, or null for all
+ * @param {string|null} command sweep, quick, versions, capacity, run, peak, report, compare, node, or null for all
  * @returns {string}
  */
 function sweepHelp (command) {

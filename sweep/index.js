@@ -1,6 +1,6 @@
 'use strict'
 // Entry of ./run_benchmark.sh: `node sweep/index.js COMMAND [--KEY=VALUE ...]` runs the sweep,
-// quick, versions, run KIND, peak or node command, or hands report DIR and compare A B to report/;
+// quick, versions, capacity, run KIND, peak or node command, or hands report DIR and compare A B to report/;
 // --help lists commands and flags.
 
 const fs = require('node:fs')
@@ -10,13 +10,14 @@ const { KIND_NAMES } = require('../lib/kinds')
 const { planSweep } = require('./grid')
 const cell = require('./cell')
 const peak = require('./peak')
+const capacity = require('./capacity/run')
 const { runPlan, report } = require('./runner')
 const { parseNodeCommand, runNodeCommand } = require('./node-command')
 const { sweepHelp } = require('./help')
 const { wantsHelp } = require('../lib/help')
 const { runCompare } = require('../report/compare')
 
-const COMMANDS = ['sweep', 'quick', 'versions', 'run', 'peak', 'report', 'compare', 'node']
+const COMMANDS = ['sweep', 'quick', 'versions', 'capacity', 'run', 'peak', 'report', 'compare', 'node']
 
 /**
  * Turns the command line into what to do.
@@ -35,6 +36,8 @@ function parseCommand (argv) {
     case 'quick':
     case 'versions':
       return { plan: planSweep(command, rest), kind: sweep }
+    case 'capacity':
+      return { plan: planSweep('capacity', rest), kind: { columns: capacity.COLUMNS, table: capacity.TABLE } }
     case 'run':
       if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
       return { plan: planSweep('run', rest.slice(1), rest[0]), kind: sweep }
@@ -48,7 +51,7 @@ function parseCommand (argv) {
       }
       return { reportDir: path.resolve(rest[0]) }
     default:
-      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, versions, run KIND, peak, report DIR, compare A B or node (--help lists the flags)`)
+      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, versions, capacity, run KIND, peak, report DIR, compare A B or node (--help lists the flags)`)
   }
 }
 

@@ -116,4 +116,4 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
 
 const sumCpu = (list) => list.reduce((a, c) => a + c.user + c.system, 0)
 
-module.exports = { runPasses, runWindow }
+module.exports = { runPasses, runWindow, deadline }

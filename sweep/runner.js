@@ -17,6 +17,7 @@ const { cleanStaleMounts } = require('../storage')
 const { openHosts } = require('./placement')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
 const { runRounds } = require('./rounds')
+const { runCapacity } = require('./capacity/run')
 
 /**
  * Renders a results folder's report and prints the path of report.html on stdout.
@@ -87,7 +88,8 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
   const data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
   const dataRoot = data.root
-  process.stderr.write(plan.cells ? `${command}: ${plan.cells.length} cells, interleaved, into ${dir}\n` : `${command}: ${runs.length} runs into ${dir}\n`)
+  const what = command === 'capacity' ? `${plan.cells.length} cells, each searched on a fresh server every round` : plan.cells ? `${plan.cells.length} cells, interleaved` : `${runs.length} runs`
+  process.stderr.write(`${command}: ${what}, into ${dir}\n`)
   for (const note of notes) process.stderr.write(`${command}: ${note}\n`)
 
   const controller = new AbortController()
@@ -104,7 +106,8 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   const add = (row) => { append(row); rows.push(row) }
   let outcome = null
   try {
-    if (plan.cells) outcome = await runRounds(plan, ctx, add)
+    if (command === 'capacity') outcome = await runCapacity(plan, ctx, add)
+    else if (plan.cells) outcome = await runRounds(plan, ctx, add)
     else await runSequence(runs, runCell, ctx, add)
   } finally {
     process.off('SIGINT', onSignal)

@@ -80,7 +80,7 @@ t.test('compare exits 2 with one line for bad inputs', async (t) => {
     [[BEFORE, AFTER, '--seed=1'], /^compare: compare needs two results folders/],
     [[path.join(dir, 'empty'), AFTER], /^compare: .*empty is not a results folder: .*env\.json: ENOENT/],
     [[BEFORE, path.join(dir, 'nowhere')], /^compare: .*nowhere is not a results folder/],
-    [[path.join(dir, 'peak'), AFTER], /^compare: .*peak is a peak folder: compare reads sweep, quick and run folders/],
+    [[path.join(dir, 'peak'), AFTER], /^compare: .*peak is a peak folder: compare reads sweep, quick, run and capacity folders/],
     [[BEFORE, path.join(dir, 'other')], /^compare: .* share no cell \(cell ids such as sync-s1-c1 and sync-s1-x1\)/]
   ]) {
     const { status, stdout, stderr } = compare(...args)

@@ -203,7 +203,7 @@ t.test('a missing or malformed input gives an Error naming the file', async (t) 
     ['a ragged row', (dir) => edit(dir, (s) => `${s}c99,1,2\n`),
       /summary\.csv: Invalid Record Length/],
     ['a renamed column', (dir) => edit(dir, (s) => s.replace(',opsPerSec,', ',throughput,')),
-      /summary\.csv: the header is neither a sweep nor a peak summary \(as a sweep summary it lacks opsPerSec\)/],
+      /summary\.csv: the header is neither a sweep, a peak nor a capacity summary \(as a sweep summary it lacks opsPerSec\)/],
     ['a word in a number column', (dir) => edit(dir, (s) => s.replace(',1064,', ',fast,')),
       /summary\.csv line 2: opsPerSec must be a number, got "fast"/],
     ['an unknown kind', (dir) => edit(dir, (s) => s.replace(',sync,', ',../../x,')),

@@ -1,0 +1,158 @@
+'use strict'
+// The capacity command's rounds: in each round, in a shuffled order, every cell on a fresh server:
+// its files created, a warm-up and a closed-loop window (the closed-loop figure its verdict is set
+// beside), then the search for its capacity (sweep/capacity/search.js), each probe judged by
+// sweep/capacity/judge.js and written to capacity.csv, then the --rates probes of the curve. One
+// row per cell and round goes to summary.csv. Rounds go on to --rounds, or until another would
+// overrun --budget.
+//
+// File growth: every probe starts from the same files. Before each probe the cell's files are
+// removed and created again (one record each), so probes at different rates see the same sizes at
+// their start; within a probe a file grows by rate × seconds / ((readsPerWrite + 1) × nFiles) records.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { SingleBar, Presets } = require('cli-progress')
+const { openServer, serverGone } = require('../harness')
+const { rowOf } = require('../cell')
+const { createSummary, openLog } = require('../results')
+const { mulberry32, shuffle } = require('../schedule')
+const { deadline } = require('../passes')
+const { openPool } = require('../../client/pool')
+const { searchCapacity, CONFIRM } = require('./search')
+const { judgeProbe } = require('./judge')
+const { median } = require('../../report/intervals')
+
+const CLOSED_OPS = 1000 // the closed-loop window after the warm-up, operations per client process
+const PROBE_COLUMNS = ['cell', 'round', 'stage', 'rate', 'seconds', 'achieved', 'sent', 'late', 'onTime', 'failed', 'passed', 'invalid', 'reason',
+  'p50_GET', 'p90_GET', 'p99_GET', 'p999_GET', 'p50_PUT', 'p90_PUT', 'p99_PUT', 'p999_PUT', 'windowP50s']
+const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh',
+  'limit', 'probes', 'closedOpsPerSec', 'seconds', 'uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed',
+  'variant', 'fsync', 'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'framework', 'node', 'v8', 'uv', 'balance', 'rtt']
+const TABLE = [
+  { title: 'capacity req/s', key: 'capacity' },
+  { title: 'closed-loop ops/s', key: 'closedOpsPerSec' },
+  { title: 'probes', key: 'probes' },
+  { title: 'search s', key: 'seconds', digits: 1 }
+]
+
+function progressBar (total) {
+  if (!process.stderr.isTTY) return null
+  const bar = new SingleBar({ stream: process.stderr, format: '{bar} {value}/{total} searches | {cell} | {rate} | last: {last}', hideCursor: true }, Presets.shades_classic)
+  bar.start(total, 0, { cell: '', rate: 'starting', last: '–' })
+  return bar
+}
+
+// Removes the cell's files (through the mount, when there is one), so that create makes them afresh.
+function removeFiles (dataPath) {
+  for (const entry of fs.readdirSync(dataPath, { withFileTypes: true })) {
+    if (entry.isFile()) fs.rmSync(path.join(dataPath, entry.name))
+  }
+}
+
+/**
+ * Runs the capacity plan's rounds.
+ * @param {{ cells: object[], options: object }} plan options: slo, precision, startRate, endRate, probe (s),
+ *   rates, rounds, budget (s), seed, cellTimeout
+ * @param {{ dir: string, dataRoot: string, signal: AbortSignal }} ctx and what sweep/harness.js takes
+ * @param {(row: object) => void} add
+ * @returns {Promise<{ rounds: number, disturbed: number, stop: string, timing: object }>}
+ */
+async function runCapacity ({ cells, options }, ctx, add) {
+  const random = mulberry32(options.seed)
+  const writeProbe = createSummary(path.join(ctx.dir, 'capacity.csv'), PROBE_COLUMNS)
+  const log = openLog(path.join(ctx.dir, 'cells', 'pool.log'))
+  const pools = new Map()
+  const poolFor = (prefix, size) => {
+    const key = prefix.join(' ')
+    if (!pools.get(key)?.alive()) pools.set(key, openPool({ size, execPath: options.clientNode?.path, prefix, logFd: log.fd, label: ctx.dataRoot }))
+    return pools.get(key)
+  }
+  const started = performance.now()
+  const elapsed = () => (performance.now() - started) / 1000
+  const bar = progressBar(options.rounds * cells.length)
+  const say = (line) => (bar ? bar.increment({ last: line }) : process.stderr.write(`capacity: ${line}\n`))
+  const found = new Map() // cell id → capacities found so far
+  const result = { rounds: 0, disturbed: 0, stop: `${options.rounds} rounds (--rounds)`, timing: { rounds: [] } }
+  try {
+    for (let round = 1; round <= options.rounds; round++) {
+      const roundStart = performance.now()
+      for (const [k, cell] of shuffle(cells, random).entries()) {
+        if (ctx.signal.aborted) throw ctx.signal.reason
+        const prior = found.has(cell.id) ? median(found.get(cell.id)) : null
+        const row = await measureCell(cell, { round, order: (round - 1) * cells.length + k + 1, prior }, { ...ctx, options, poolFor, writeProbe, bar })
+        add(row)
+        if (Number.isFinite(row.capacity) && row.valid) found.set(cell.id, [...(found.get(cell.id) ?? []), row.capacity])
+        say(`${cell.id} r${round}: ${row.valid ? (row.capacity === null ? `no capacity (${row.limit})` : `${row.capacity} req/s (${row.limit})`) : `invalid: ${row.reason}`}`)
+      }
+      result.rounds = round
+      const roundS = (performance.now() - roundStart) / 1000
+      result.timing.rounds.push(Math.round(roundS * 1000))
+      if (round < options.rounds && elapsed() + roundS > options.budget) {
+        result.stop = `another round would overrun the budget of ${options.budget} s`
+        break
+      }
+    }
+  } finally {
+    bar?.stop()
+    await Promise.all([...pools.values()].map((pool) => pool.close()))
+    log.close()
+  }
+  return result
+}
+
+// One cell in one round: a fresh server, warmed, its closed-loop window, the search, the curve.
+async function measureCell (cell, { round, order, prior }, ctx) {
+  const { options, poolFor, writeProbe, bar } = ctx
+  const opened = await openServer({ cell, repeat: round }, ctx)
+  const base = rowOf({ cell, repeat: round, order }, {})
+  const key = `${cell.id}-r${round}`
+  let pool = null
+  try {
+    if (opened.error) return { ...base, valid: false, reason: opened.error.message }
+    const n = cell.nClients
+    const config = { ...cell.config, dataPath: opened.dataPath, serverPort: opened.server.port, rate: 0,
+      ...(opened.placement.serverHostname && { serverHostname: opened.placement.serverHostname }),
+      // The acknowledgement ledger's room: the longest probe at the highest rate, or the closed-loop window.
+      nOperations: n * Math.max(CLOSED_OPS, Math.ceil(options.endRate * options.probe * CONFIRM / n) + 1) }
+    pool = poolFor(opened.placement.clientPrefix, n)
+    await pool.open(key, config, key)
+    const limit = (promise, seconds, what) => deadline(promise, (seconds + 30) * 1000, `${what} of ${cell.id}`)
+    for (const phase of ['create', 'warm']) {
+      const { failed } = await limit(pool.phase(key, n, phase), 60, `the ${phase} phase`)
+      if (failed > 0) return { ...base, valid: false, reason: `${failed} requests failed in the ${phase} phase` }
+    }
+    const closed = await limit(pool.window(key, n, 0, CLOSED_OPS), 60, 'the closed-loop window')
+    await pool.settle(false)
+    const closedOpsPerSec = Math.round(n * CLOSED_OPS / (closed.wallUs / 1e6))
+    const searchStart = performance.now()
+    const probe = async (rate, seconds, stage) => {
+      removeFiles(opened.dataPath)
+      await limit(pool.phase(key, n, 'create'), 60, 'creating the files')
+      bar?.update({ cell: `${cell.id} r${round}`, rate: `probing ${rate} req/s for ${seconds} s` })
+      const measured = await limit(pool.probe(key, n, rate, seconds), seconds, `a probe at ${rate} req/s`)
+      const judged = judgeProbe({ rate, seconds, ...measured }, options.slo)
+      const gone = serverGone(opened)
+      if (gone) throw new Error(gone)
+      writeProbe({ cell: cell.id, round, stage: stage ?? (seconds > options.probe ? 'confirm' : 'search'), rate, seconds,
+        achieved: Math.round(judged.achieved), sent: measured.sent, late: measured.late, onTime: Number(judged.onTime.toFixed(4)),
+        failed: measured.failed, passed: judged.passed, invalid: judged.invalid, reason: judged.reason,
+        ...judged.worst, windowP50s: judged.p50s.join(' ') })
+      bar?.update({ last: `${rate} req/s ${judged.passed ? 'passed' : judged.invalid ? 'invalid' : 'failed'}` })
+      return judged
+    }
+    const found = await searchCapacity(probe, { ...options, seconds: options.probe, prior })
+    const seconds = (performance.now() - searchStart) / 1000
+    for (const rate of options.rates) await probe(rate, options.probe, 'curve')
+    return { ...base, valid: true, reason: '', capacity: found.capacity, capacityLow: found.low, capacityHigh: found.high,
+      limit: found.limit, probes: found.probes, closedOpsPerSec, seconds: Number(seconds.toFixed(1)) }
+  } catch (err) {
+    if (ctx.signal.aborted) throw err
+    return { ...base, valid: false, reason: err.message }
+  } finally {
+    await pool?.drop(key).catch(() => {})
+    await opened.close()
+  }
+}
+
+module.exports = { runCapacity, COLUMNS, TABLE, PROBE_COLUMNS }
