@@ -7,7 +7,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const t = require('tap')
 const { parse } = require('csv-parse/sync')
-const { runSweep, resultsDir, readSummary } = require('./fixtures/sweep-run')
+const { once } = require('node:events')
+const { runSweep, startSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
 const { PROBE_COLUMNS } = require('../sweep/capacity/run')
 
 function folders (t) {
@@ -81,4 +82,20 @@ t.test('a small capacity run: a row per probe, a row per cell and round, capacit
   t.equal(compared.code, 0, compared.stderr)
   t.match(compared.stdout, /\| cell \| capacity req\/s A \| capacity req\/s B \| capacity req\/s B\/A \| closed-loop ops\/s B\/A \|/)
   t.match(compared.stdout, /sync-s1-c1-doff/)
+})
+
+t.test('Ctrl-C stops the search in hand, keeps the finished rows and exits 130, leaving no process', async (t) => {
+  const f = folders(t)
+  const { child, done } = startSweep(t, ['capacity', '--kinds=sync,async', '--nServers=1', '--nClients=1', '--ioDelay=off', '--rounds=3', ...f.args])
+  let err = ''
+  child.stderr.on('data', (d) => { err += d })
+  while (!/r1: \d+ req\/s/.test(err)) await once(child.stderr, 'data') // the first search has ended
+  child.kill('SIGINT')
+  const { code, stderr } = await done
+  t.equal(code, 130, stderr)
+  const dir = resultsDir(f.results)
+  const rows = readSummary(dir)
+  t.ok(rows.length >= 1 && rows.length < 6, `${rows.length} finished searches kept`)
+  t.match(JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8')), { interrupted: true })
+  t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
 })

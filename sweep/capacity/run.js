@@ -75,16 +75,22 @@ async function runCapacity ({ cells, options }, ctx, add) {
   const found = new Map() // cell id → capacities found so far
   const result = { rounds: 0, disturbed: 0, stop: `${options.rounds} rounds (--rounds)`, timing: { rounds: [] } }
   try {
-    for (let round = 1; round <= options.rounds; round++) {
+    for (let round = 1; round <= options.rounds && !ctx.signal.aborted; round++) {
       const roundStart = performance.now()
       for (const [k, cell] of shuffle(cells, random).entries()) {
-        if (ctx.signal.aborted) throw ctx.signal.reason
         const prior = found.has(cell.id) ? median(found.get(cell.id)) : null
-        const row = await measureCell(cell, { round, order: (round - 1) * cells.length + k + 1, prior }, { ...ctx, options, poolFor, writeProbe, bar })
+        // Ctrl-C: the search in hand stops, the finished rows are kept (sweep/runner.js exits 130).
+        const row = ctx.signal.aborted ? null : await measureCell(cell, { round, order: (round - 1) * cells.length + k + 1, prior }, { ...ctx, options, poolFor, writeProbe, bar })
+          .catch((err) => { if (!ctx.signal.aborted) throw err })
+        if (!row) {
+          result.stop = 'interrupted'
+          break
+        }
         add(row)
         if (Number.isFinite(row.capacity) && row.valid) found.set(cell.id, [...(found.get(cell.id) ?? []), row.capacity])
         say(`${cell.id} r${round}: ${row.valid ? (row.capacity === null ? `no capacity (${row.limit})` : `${row.capacity} req/s (${row.limit})`) : `invalid: ${row.reason}`}`)
       }
+      if (ctx.signal.aborted) break
       result.rounds = round
       const roundS = (performance.now() - roundStart) / 1000
       result.timing.rounds.push(Math.round(roundS * 1000))
@@ -127,6 +133,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
     const closedOpsPerSec = Math.round(n * CLOSED_OPS / (closed.wallUs / 1e6))
     const searchStart = performance.now()
     const probe = async (rate, seconds, stage) => {
+      if (ctx.signal.aborted) throw ctx.signal.reason
       removeFiles(opened.dataPath)
       await limit(pool.phase(key, n, 'create'), 60, 'creating the files')
       bar?.update({ cell: `${cell.id} r${round}`, rate: `probing ${rate} req/s for ${seconds} s` })
