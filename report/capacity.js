@@ -22,7 +22,14 @@ const PERCENTILES = ['p50', 'p99', 'p999']
 const regimeLabel = (ioDelay) => (ioDelay === 'off' || ioDelay === null || ioDelay === '' ? 'plain folder' : Number(ioDelay) >= 1000 ? `${ioDelay / 1000} ms storage` : `${ioDelay} µs storage`)
 const interval = (values) => (values.length > 0 ? medianInterval(values) : null)
 const fmt = (v) => Math.round(v).toLocaleString('en-US')
-const capacityText = (c) => (c ? `${fmt(c.estimate)} req/s [${fmt(c.low)}–${fmt(c.high)}]` : 'no capacity found')
+// A cell's capacity in words; where the generator or --endRate ended some searches, a lower bound.
+function capacityText (cell) {
+  const c = cell.capacity
+  const bounds = [cell.limits.generator && `the generator was the limit in ${cell.limits.generator} of ${cell.valid.length} rounds`,
+    cell.limits.endRate && `it held at --endRate in ${cell.limits.endRate} of ${cell.valid.length} rounds`].filter(Boolean)
+  const text = c ? `${fmt(c.estimate)} req/s [${fmt(c.low)}–${fmt(c.high)}]` : 'no capacity found'
+  return bounds.length > 0 ? `${c ? 'at least ' : ''}${text} (${bounds.join('; ')})` : text
+}
 
 /**
  * Reads a capacity folder and writes its charts, capacity.json and report.html.
@@ -52,7 +59,8 @@ function renderCapacityReport (results) {
     const some = cells.filter((c) => c.regime === regime)
     charts.push({ file: `latency-load-${regime.replace(/[^\w]+/g, '-')}.svg`, title: `Latency against load, ${regime}`,
       svg: latencyLoadChart({ title: `Latency against offered load, ${regime}`, env, slo,
-        cells: some.map((c) => ({ id: c.id, kind: c.kind, capacity: c.capacity?.estimate ?? null, points: c.points })) }) })
+        cells: some.map((c) => ({ id: c.id, name: `${c.kind}${c.nServers > 1 ? ` ×${c.nServers}` : ''}`, kind: c.kind,
+          capacity: c.capacity?.estimate ?? null, points: c.points })) }) })
   }
   if (regimes.length > 1) {
     const sorted = [...new Set(cells.map((c) => c.ioDelay))].sort((a, b) => (a === 'off' ? -1 : b === 'off' ? 1 : a - b))
@@ -86,11 +94,16 @@ function readProbes (file) {
   })
 }
 
-// Per offered rate, the median over its valid probes of each percentile: the points of the curve.
+// The points of the curve: the valid probes in bins of rates 15% wide (each round's bisection probes
+// its own rates), per bin the median rate and the median of each percentile.
+const BIN = Math.log(1.15)
 function curve (probes) {
-  const byRate = new Map()
-  for (const p of probes.filter((x) => !x.invalid)) byRate.set(p.rate, [...(byRate.get(p.rate) ?? []), p])
-  return [...byRate].sort((a, b) => a[0] - b[0]).map(([rate, some]) => ({ rate,
+  const byBin = new Map()
+  for (const p of probes.filter((x) => !x.invalid)) {
+    const bin = Math.round(Math.log(p.rate) / BIN)
+    byBin.set(bin, [...(byBin.get(bin) ?? []), p])
+  }
+  return [...byBin].sort((a, b) => a[0] - b[0]).map(([, some]) => ({ rate: median(some.map((p) => p.rate)),
     ...Object.fromEntries(PERCENTILES.map((name) => [name, median(some.map((p) => p[name]).filter((v) => v !== null))])) }))
 }
 
@@ -112,7 +125,7 @@ function answerLines (cells, verdicts, slo, env) {
     const ratio = (x) => (Number.isFinite(x?.estimate) ? `${formatRatio(x)}, ${x.verdict}` : `${x?.verdict ?? 'undecided'} (too few rounds)`)
     const name = (c) => `${c.kind} (${modelLabel(c.kind, c.nServers)})`
     return { disagree, kind: v.kind, regime: a.regime, verdict: v.verdict,
-      text: `At ${where}, ${a.regime}: ${name(a)} sustains ${capacityText(a.capacity)}, ${name(b)} ${capacityText(b.capacity)}: ` +
+      text: `At ${where}, ${a.regime}: ${name(a)} sustains ${capacityText(a)}, ${name(b)} ${capacityText(b)}: ` +
         `${v.label}: ${ratio(v)}. Closed loop: ${ratio(closed)}.` +
         (disagree ? ` The two disagree: under the SLO it is ${v.verdict}, closed-loop ${closed.verdict}.` : '') }
   })

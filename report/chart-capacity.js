@@ -11,9 +11,9 @@ const color = (kind) => KIND_COLORS[kind] ?? '#2c3e50'
 
 /**
  * Renders one regime's latency–load chart.
- * @param {{ title: string, env: object, slo: object[], cells: Array<{ id: string, kind: string,
+ * @param {{ title: string, env: object, slo: object[], cells: Array<{ id: string, name: string, kind: string,
  *   capacity: number|null, points: Array<{ rate: number, p50: number, p99: number, p999: number }> }> }} spec
- *   points: per offered rate (req/s), the median over its probes of the worst window's percentile (µs,
+ *   name: the legend's; points: per offered rate (req/s), the median over its probes of the worst window's percentile (µs,
  *   GET or PUT, whichever is higher); slo: lib/slo.js targets
  * @returns {string} SVG
  */
@@ -21,14 +21,14 @@ function latencyLoadChart ({ title, env, slo, cells }) {
   const series = []
   for (const cell of cells) {
     for (const name of Object.keys(STYLES)) {
-      series.push({ name: cell.id, type: 'line', color: color(cell.kind), symbol: name === 'p99' ? 'circle' : 'none', symbolSize: 5,
+      series.push({ name: cell.name, type: 'line', color: color(cell.kind), symbol: name === 'p99' ? 'circle' : 'none', symbolSize: 5,
         lineStyle: { type: STYLES[name], width: name === 'p99' ? 2 : 1.2 },
         data: cell.points.filter((p) => p[name] > 0).map((p) => [p.rate, p[name] / 1000]) })
     }
     const line = series[series.length - 2] // the p99 line carries the marks
     if (cell.capacity !== null) {
       line.markLine = { silent: true, symbol: 'none', lineStyle: { type: 'solid', color: color(cell.kind), width: 1, opacity: 0.7 },
-        label: { formatter: `${cell.id.split('-s')[0]}: ${cell.capacity.toLocaleString('en-US')}`, color: color(cell.kind), fontSize: 11, position: 'insideEndTop' },
+        label: { formatter: `${cell.name}: ${Math.round(cell.capacity).toLocaleString('en-US')}`, color: color(cell.kind), fontSize: 11, position: 'insideEndTop' },
         data: [{ xAxis: cell.capacity }] }
     }
   }
@@ -39,7 +39,7 @@ function latencyLoadChart ({ title, env, slo, cells }) {
   }
   const option = {
     title: chartTitle(title, env, 'worst 1 s window per probe, median over rounds · solid p99, dashed p50, dotted p99.9 · vertical: capacity'),
-    legend: { top: 62, data: cells.map((c) => c.id) },
+    legend: { top: 62, data: cells.map((c) => c.name) },
     grid: { left: 80, right: 40, top: 110, bottom: 60 },
     xAxis: { type: 'value', name: 'offered rate (requests/s, open loop)', nameLocation: 'middle', nameGap: 32, min: 0 },
     yAxis: { type: 'log', name: 'latency (ms, log)', nameTextStyle: { align: 'left', fontWeight: 'bold' } },
