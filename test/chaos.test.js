@@ -184,7 +184,11 @@ for (const kind of pick(['sync-cluster'], ALL)) {
   t.test(`remove the data folder mid-run (${kind}): PUTs get 500 and GETs 404, the log says "the data folder is gone" once then counts; the client exits 1 and reports the records that went with the folder as lost; recreating it makes PUTs succeed`, async (t) => {
     const startedAt = Date.now()
     const { srv, client, dataPath } = await underLoad(t, kind, async ({ dataPath }) => {
-      fs.rmSync(dataPath, { recursive: true, force: true })
+      // Renamed away at once, then removed: a recursive remove of the live folder races the server's
+      // PUTs, which create files in it while it is being emptied (ENOTEMPTY).
+      const gone = `${dataPath}.gone`
+      fs.renameSync(dataPath, gone)
+      fs.rmSync(gone, { recursive: true, force: true, maxRetries: 10 })
     })
     const { report } = client
     t.equal(client.code, 1)
