@@ -1,5 +1,5 @@
 'use strict'
-// The backends of a balanced kind: nServers single-process servers (balancer/backend.js), each on
+// The backends of a balanced kind: nServers single-process servers (servers/lib/backend.js), each on
 // its own port on 127.0.0.1, watching the launcher through a stdin pipe. One that dies by
 // accident is started again on its port, like a cluster worker; too many deaths end the launcher.
 
@@ -41,7 +41,7 @@ function ask (port, method, reqPath) {
  * @throws {Error} if one exits before it is ready
  */
 async function startBackends ({ kind, count, args, log, onGiveUp }) {
-  const script = path.join(__dirname, 'backend.js')
+  const script = path.join(__dirname, '..', 'servers', 'lib', 'backend.js')
   const deaths = []
   const list = []
   let stopping = false

@@ -8,7 +8,7 @@ const CHECK_INTERVAL_MS = 500 // a dead backend is out after FALL failed checks,
 const FALL = 2
 const RISE = 2
 const CONNECT_TIMEOUT_MS = 2000
-const STATS_PATH = '/_stats' // servers/lib/telemetry.js: answered for all backends by the launcher
+const STATS_PATH = '/_stats' // lib/telemetry.js: answered for all backends by the launcher
 
 const address = ({ host, port }) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`)
 

@@ -6,7 +6,7 @@
 
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
-const { findOnPath } = require('../storage/check')
+const { findOnPath } = require('../lib/find-on-path')
 const { isAlive } = require('./run-dir')
 
 const NS_PREFIX = 'cbench-'

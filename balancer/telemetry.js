@@ -3,8 +3,8 @@
 // routes them there): a reset resets every backend and HAProxy's counters; a read merges the
 // backends' figures and adds HAProxy's (balancer/stats.js).
 
-const { createMonitor } = require('../servers/lib/telemetry')
-const { log } = require('../servers/lib/process-io')
+const { createMonitor } = require('../lib/telemetry')
+const { log } = require('../lib/process-io')
 const { askSocket, parseStat } = require('./haproxy')
 const { processCpuUs, balancerFigures, mergeTelemetry } = require('./stats')
 

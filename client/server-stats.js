@@ -1,5 +1,5 @@
 'use strict'
-// The server's telemetry window (GET /_stats, POST /_stats/reset, servers/lib/telemetry.js): the
+// The server's telemetry window (GET /_stats, POST /_stats/reset, lib/telemetry.js): the
 // primary resets it as the measured phase starts and reads it as it ends. Asked only of a server
 // that announced it (X-Bench-Stats) unless --serverStats=true: a foreign server is never sent a
 // request outside the experiment's interface. Without it: no figures and a reason, never a failure.

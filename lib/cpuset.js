@@ -5,7 +5,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { findOnPath } = require('../storage/check')
+const { findOnPath } = require('./find-on-path')
 
 const MODES = ['shared', 'split']
 

@@ -5,6 +5,7 @@
 // Shared by servers, sweep, report and tests; it imports none of them.
 
 const os = require('node:os')
+const { checkHaproxy } = require('./haproxy-check')
 
 /** name → { store, model }: the kinds in the order reports list them. */
 const KINDS = {
@@ -77,7 +78,7 @@ function reusePortProblem ({ version = process.version, platform = process.platf
  * @returns {string|null}
  */
 function kindProblem (kind, where) {
-  if (KINDS[kind].model === 'lb') return require('../balancer/haproxy').checkHaproxy()
+  if (KINDS[kind].model === 'lb') return checkHaproxy()
   return KINDS[kind].model === 'reuseport' ? reusePortProblem(where) : null
 }
 

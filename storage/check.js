@@ -5,23 +5,12 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { findOnPath } = require('../lib/find-on-path')
 
 const DIR = __dirname
 const SOURCE = path.join(DIR, 'delayfs.c')
 const BINARY = path.join(DIR, 'build', 'delayfs')
 const INSTALL = 'apt-get install fuse3 libfuse3-dev pkg-config gcc make'
-
-function findOnPath (name, PATH = '') {
-  for (const dir of PATH.split(path.delimiter)) {
-    if (!dir) continue
-    const file = path.join(dir, name)
-    try {
-      fs.accessSync(file, fs.constants.X_OK)
-      if (fs.statSync(file).isFile()) return file
-    } catch {}
-  }
-  return null
-}
 
 function isBuilt () {
   try {
@@ -72,4 +61,4 @@ function buildDelayFs () {
   return BINARY
 }
 
-module.exports = { checkFuse, buildDelayFs, findOnPath, BINARY }
+module.exports = { checkFuse, buildDelayFs, BINARY }

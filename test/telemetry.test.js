@@ -4,7 +4,7 @@
 const t = require('tap')
 const { KINDS, startServer, request } = require('./fixtures/server')
 const { isMultiProcess } = require('../lib/kinds')
-const { summarize, createMonitor } = require('../servers/lib/telemetry')
+const { summarize, createMonitor } = require('../lib/telemetry')
 
 const snap = (role, requests, utilization = 0.5) => ({ role, requests, utilization, cpuUs: { user: 10, system: 5 } })
 

@@ -10,8 +10,8 @@ const { KINDS, kindProblem } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
 const { createServer, stopServer } = require('./serve')
 const { runPrimary, runWorker } = require('./primary')
-const { createMonitor, localStats } = require('./telemetry')
-const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('./process-io')
+const { createMonitor, localStats } = require('../../lib/telemetry')
+const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('../../lib/process-io')
 
 function runSingle (kind, config) {
   const server = createServer(kind, config, localStats(kind, createMonitor('single')), loggedFaults())

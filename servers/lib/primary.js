@@ -10,9 +10,9 @@ const cluster = require('node:cluster')
 const { KINDS } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
 const { createServer, stopServer } = require('./serve')
-const { createFaultLog } = require('./faults')
-const { createMonitor, workerStats, primaryStats } = require('./telemetry')
-const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('./process-io')
+const { createFaultLog } = require('../../lib/faults')
+const { createMonitor, workerStats, primaryStats } = require('../../lib/telemetry')
+const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('../../lib/process-io')
 
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000

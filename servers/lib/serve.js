@@ -6,8 +6,8 @@ const http = require('node:http')
 const { createApp } = require('./app')
 const { createHttpApp } = require('./http-app')
 const { createSyncStore, createAsyncStore } = require('./store')
-const { STATS_FIELD, STATS_PATH } = require('./telemetry')
-const { log, STOP_GRACE_MS } = require('./process-io')
+const { STATS_FIELD, STATS_PATH } = require('../../lib/telemetry')
+const { log, STOP_GRACE_MS } = require('../../lib/process-io')
 const { limitPipelining } = require('./pipeline')
 const { KINDS, isMultiProcess } = require('../../lib/kinds')
 
@@ -18,8 +18,8 @@ const PIPELINE_LIMIT = 16 // requests of one connection in the app at once (serv
  * Builds the http.Server for one process, with every HTTP limit set explicitly.
  * @param {string} kind a name in lib/kinds.js
  * @param {object} config a validated config
- * @param {object} stats this process's telemetry (servers/lib/telemetry.js)
- * @param {object} [faults] where storage faults go (servers/lib/faults.js)
+ * @param {object} stats this process's telemetry (lib/telemetry.js)
+ * @param {object} [faults] where storage faults go (lib/faults.js)
  * @returns {http.Server}
  */
 function createServer (kind, config, stats, faults) {

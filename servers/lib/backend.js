@@ -1,11 +1,11 @@
 'use strict'
 // One backend of a balanced kind, started by balancer/backends.js:
-// `node balancer/backend.js KIND [--KEY=VALUE ...]`. A single-process server of KIND's store that
+// `node servers/lib/backend.js KIND [--KEY=VALUE ...]`. A single-process server of KIND's store that
 // appends knowing other processes append to the same files (lib/kinds.js: the -lb kinds are multi-process).
 
-const { loadConfig, runMain, ConfigError } = require('../lib/config')
-const { KINDS } = require('../lib/kinds')
-const { runSingle } = require('../servers/lib/launch')
+const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { KINDS } = require('../../lib/kinds')
+const { runSingle } = require('./launch')
 
 const [kind, ...argv] = process.argv.slice(2)
 const { config } = runMain(`${kind} backend`, () => {
