@@ -50,7 +50,10 @@ function renderCapacityReport (results) {
     limits: countBy(cell.valid.map((r) => r.limit)),
     points: curve(probes.filter((p) => p.cell === cell.id && cell.valid.some((r) => r.repeat === p.round)))
   }))
-  const verdicts = comparisons(cells, { margin, metrics: ['capacity', 'closedOpsPerSec'] })
+  // A ratio pairs rounds whose searches both ended on the SLO: a capacity the generator or --endRate
+  // capped is a lower bound, not an estimate.
+  const exact = cells.map((c) => ({ ...c, valid: c.valid.map((r) => (r.limit === 'slo' ? r : { ...r, capacity: null })) }))
+  const verdicts = comparisons(exact, { margin, metrics: ['capacity', 'closedOpsPerSec'] })
   const answers = answerLines(cells, verdicts, slo, env)
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
   const charts = []
@@ -122,7 +125,7 @@ function answerLines (cells, verdicts, slo, env) {
     const [a, b] = [byId.get(v.a), byId.get(v.b)]
     const decided = (x) => ['faster', 'slower', 'same'].includes(x?.verdict)
     const disagree = decided(v) && decided(closed) && v.verdict !== closed.verdict
-    const ratio = (x) => (Number.isFinite(x?.estimate) ? `${formatRatio(x)}, ${x.verdict}` : `${x?.verdict ?? 'undecided'} (too few rounds)`)
+    const ratio = (x) => (Number.isFinite(x?.estimate) ? `${formatRatio(x)}, ${x.verdict}` : 'undecided (no round in which both searches ended on the SLO)')
     const name = (c) => `${c.kind} (${modelLabel(c.kind, c.nServers)})`
     return { disagree, kind: v.kind, regime: a.regime, verdict: v.verdict,
       text: `At ${where}, ${a.regime}: ${name(a)} sustains ${capacityText(a)}, ${name(b)} ${capacityText(b)}: ` +
@@ -177,8 +180,8 @@ GET and PUT, no request failed, the generator sent 99% of its requests within 5 
 latency did not climb window after window. Found by doubling, then bisection to within
 ${(env.options.precision * 100).toFixed(0)}%, then a probe three times as long; one search per cell and round,
 each on a fresh server. A cell's figure is the median over the rounds with its order-statistic interval; a ratio
-is taken within each round (Hodges–Lehmann estimate, Wilcoxon interval, 95%; fewer than 6 rounds stay
-undecided). ${invalidProbes > 0 && `${invalidProbes} probe(s) were invalid: the generator, not the server, was the limit.`}</p>
+is taken within each round whose two searches both ended on the SLO (Hodges–Lehmann estimate, Wilcoxon
+interval, 95%; fewer than 6 such rounds stay undecided). ${invalidProbes > 0 && `${invalidProbes} probe(s) were invalid: the generator, not the server, was the limit.`}</p>
 </section>
 <section><h2>Charts</h2>
 ${charts.map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
