@@ -1,5 +1,7 @@
 'use strict'
-// README keeps its promises: the two commands on top, the test command that .ci/run runs, every config key documented.
+// README keeps its promises: a front page of 300 lines at most with the two commands on top and
+// counts that match the code; the test command that .ci/run runs; every config key and placement
+// flag documented in docs/REFERENCE.md.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -7,6 +9,7 @@ const path = require('node:path')
 const { ROOT } = require('../lib/config')
 
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+const reference = fs.readFileSync(path.join(ROOT, 'docs', 'REFERENCE.md'), 'utf8')
 
 t.test('README opens with the install-and-run and install-and-test commands', async (t) => {
   const firstBlock = /```sh\n([^]*?)```/.exec(readme)[1]
@@ -20,10 +23,24 @@ t.test('.ci/run runs the README test command', async (t) => {
   t.equal(require('../package.json').scripts.test, 'tap')
 })
 
-t.test('every config.json key is documented in the README table with its default', async (t) => {
+t.test('README is a front page: 300 lines at most, the commands in its first 20, its counts those of the code', async (t) => {
+  const lines = readme.split('\n')
+  t.ok(lines.length <= 300, `${lines.length} lines`)
+  t.ok(lines.slice(0, 20).some((line) => line.startsWith('npm ci && npm test')), 'the test command in the first 20 lines')
+  const { KIND_NAMES } = require('../lib/kinds')
+  const { COMMANDS } = require('../sweep/index')
+  const kinds = [...readme.matchAll(/(\d+) server kinds/g)].map((m) => Number(m[1]))
+  t.ok(kinds.length > 0, 'it says how many server kinds there are')
+  t.same(kinds, kinds.map(() => KIND_NAMES.length), `every count of server kinds is ${KIND_NAMES.length}`)
+  t.equal(Number(/has (\d+) commands/.exec(readme)?.[1]), COMMANDS.length, `${COMMANDS.length} commands`)
+  for (const command of COMMANDS) t.ok(lines.some((line) => line.startsWith(`| \`${command}`)), `${command} has a row in the commands table`)
+  for (const [, target] of readme.matchAll(/\]\(((?:docs|bench)\/[^)#]+)/g)) t.ok(fs.existsSync(path.join(ROOT, target)), `${target} exists`)
+})
+
+t.test('every config.json key is documented in the reference table with its default', async (t) => {
   const defaults = JSON.parse(fs.readFileSync(path.join(ROOT, 'config.json'), 'utf8'))
   for (const [key, value] of Object.entries(defaults)) {
-    const row = readme.split('\n').find((line) => line.startsWith(`| \`${key}\` |`))
+    const row = reference.split('\n').find((line) => line.startsWith(`| \`${key}\` |`))
     t.ok(row, `${key} has a row`)
     t.ok(row && row.includes(String(value)), `${key} row shows ${value}`)
   }
@@ -39,7 +56,7 @@ t.test('README states the Node versions package.json supports, and .ci/run tests
 
 t.test('the placement and balancer flags have a row in the flags table with their default', async (t) => {
   for (const [flag, shown] of [['balance', '`roundrobin`'], ['cpuset', '`shared`'], ['hosts', '`local`'], ['rtt', '`0`']]) {
-    const row = readme.split('\n').find((line) => line.startsWith(`| \`--${flag}=`))
+    const row = reference.split('\n').find((line) => line.startsWith(`| \`--${flag}=`))
     t.ok(row, `--${flag} has a row`)
     t.ok(row && row.split(' | ')[1] === shown, `--${flag} row shows ${shown}`)
   }

@@ -1,6 +1,6 @@
 'use strict'
-// The one express app all four servers serve: GET /get reads and sorts a file, POST /put
-// appends to it. Only the store (sync or async fs) differs between servers.
+// The one express app every kind serves (each server process, cluster worker and HAProxy
+// backend): GET /get reads and sorts a file, POST /put appends to it. Only the store (sync or async fs) differs between servers.
 
 const express = require('express')
 const { isValidKey } = require('./keys')
