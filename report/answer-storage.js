@@ -61,7 +61,7 @@ function costTable (group) {
  * @param {object} env env.json
  * @returns {object|string} markup (html``)
  */
-function answerSection (groups, charts, env) {
+function storageAnswerSection (groups, charts, env) {
   if (groups.length === 0) return ''
   const over = groups.some((g) => g.processes > env.cpus)
   return html`<section id="answer"><h2>Where async wins: storage latency</h2>
@@ -80,4 +80,4 @@ function answerSection (groups, charts, env) {
     </section>`
 }
 
-module.exports = { answerSection, crossingSentence, groupName }
+module.exports = { storageAnswerSection, crossingSentence, groupName }

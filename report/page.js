@@ -9,7 +9,7 @@ const { firstScreen, matricesSection } = require('./sections')
 const { runSection } = require('./run-section')
 const { MAX_INTERFERENCE } = require('../lib/interference')
 const { uslSection } = require('./usl-section')
-const { answerSection } = require('./answer-storage')
+const { storageAnswerSection } = require('./answer-storage')
 const { answersSection } = require('./answers')
 const { versionsSection } = require('./versions-view')
 const { modelsSection } = require('./models')
@@ -78,7 +78,7 @@ function reportHtml ({ results, cells, charts, analysis }) {
 ${env.cpus} cores${env.cpus <= 2 && ' (the load generator shares them with the servers; more than 2 server processes oversubscribe them)'} ·
 Node ${env.serverNodes.join(', ')}</p></header>
 ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts, 'verdicts')[0])}
-${analysis && answerSection(analysis.crossover, section(charts, 'crossover'), env)}
+${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
 ${analysis && answersSection(results, cells, analysis)}
 ${excludedRuns(results)}
 ${analysis && runSection(analysis.run, section(charts, 'run')[0], env.options?.maxInterference ?? MAX_INTERFERENCE)}

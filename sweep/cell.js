@@ -80,7 +80,7 @@ function balancerColumns (json) {
 }
 
 /** Why the client's run is invalid, or '' if it is valid. A full disk says so first. */
-function judge (client, json, log, timeoutMs) {
+function runProblem (client, json, log, timeoutMs) {
   // A client that wrote a complete JSON but did not exit hit Node 20's deadlock at shutdown
   // (nodejs/node#54918): its run is whole.
   if (client.timedOut && json?.ok) return ''
@@ -174,7 +174,7 @@ async function runClientCell (run, ctx) {
     const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
     writeHgrms(ctx.dir, files.json, json)
-    const reason = judge(client, json, log, ctx.options.cellTimeout) || wrongNode(cell, json)
+    const reason = runProblem(client, json, log, ctx.options.cellTimeout) || wrongNode(cell, json)
     return { ...jsonFigures(json, { storageStart, storageEnd }), ...linkFields, serverCpuUs, json: json ? files.json : '', reason }
   })
   return rowOf(run, fields)

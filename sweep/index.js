@@ -22,7 +22,7 @@ const COMMANDS = ['sweep', 'quick', 'versions', 'capacity', 'run', 'peak', 'repo
 /**
  * Turns the command line into what to do.
  * @param {string[]} argv arguments after the script
- * @returns {{ help: string|null } | { reportDir: string } | { compare: string[] } | { node: object } | { plan: object, kind: object }}
+ * @returns {{ help: string|null } | { reportDir: string } | { compare: string[] } | { node: object } | { plan: object, runner: object }}
  *   help: the command whose help is asked for, null for all
  * @throws {ConfigError} for an unknown command or a bad flag
  */
@@ -35,14 +35,14 @@ function parseCommand (argv) {
     case 'sweep':
     case 'quick':
     case 'versions':
-      return { plan: planSweep(command, rest), kind: sweep }
+      return { plan: planSweep(command, rest), runner: sweep }
     case 'capacity':
-      return { plan: planSweep('capacity', rest), kind: { columns: capacity.COLUMNS, table: capacity.TABLE } }
+      return { plan: planSweep('capacity', rest), runner: { columns: capacity.COLUMNS, table: capacity.TABLE } }
     case 'run':
       if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
-      return { plan: planSweep('run', rest.slice(1), rest[0]), kind: sweep }
+      return { plan: planSweep('run', rest.slice(1), rest[0]), runner: sweep }
     case 'peak':
-      return { plan: peak.planPeak(rest), kind: { columns: peak.COLUMNS, runCell: peak.runPeakCell, table: peak.TABLE } }
+      return { plan: peak.planPeak(rest), runner: { columns: peak.COLUMNS, runCell: peak.runPeakCell, table: peak.TABLE } }
     case 'node':
       return { node: parseNodeCommand(rest) }
     case 'report':
@@ -69,7 +69,7 @@ async function main (argv) {
   if (todo.reportDir) return report(todo.reportDir)
   if (todo.compare) return runCompare(todo.compare)
   if (todo.node) return runNodeCommand(todo.node)
-  return runPlan(todo.plan, todo.kind)
+  return runPlan(todo.plan, todo.runner)
 }
 
 if (require.main === module) {

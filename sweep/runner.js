@@ -49,7 +49,7 @@ function progressBar (total) {
 /**
  * Runs every run of the plan, in order, each by runCell, and writes the results folder.
  * @param {{ command: string, config: object, options: object, grid: object, runs: object[], envExtra?: object }} plan
- * @param {{ columns: string[], runCell: Function, table: object[], marks?: object[] }} kind summary columns, how to run
+ * @param {{ columns: string[], runCell: Function, table: object[], marks?: object[] }} runner summary columns, how to run
  *   one, figures and marks for the table (sweep/table.js)
  * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 2 the server's namespace
  *   cannot be made (--hosts=netns), 128 + signal if interrupted
