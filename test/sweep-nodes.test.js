@@ -1,62 +1,70 @@
 'use strict'
-// A two-version mini sweep: the machine's Node and the newest LTS (from .node-cache, installed on
-// demand), with the reuseport kind where the Node has it; rows, env.json, logs, the versions
-// section and versions.md name the exact versions, and clients stay on one Node throughout.
+// The Node dimension of the grid: --node values become cells per exact version (ids, binaries,
+// V8 and libuv), duplicates run once, kinds a Node cannot run are skipped with the reason, and
+// --clientNode picks the one Node of every client. Binaries here are stand-ins that report a version.
 
-const fs = require('node:fs')
 const path = require('node:path')
 const t = require('tap')
-const { runSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
-const { reusePortProblem } = require('../lib/kinds')
-const { supportedLts } = require('../lib/node-lines')
-const { probeNode, systemNode, findCached } = require('../lib/node-versions')
-const { newestInRegistry } = require('../lib/node-install')
+const { ConfigError } = require('../lib/config')
+const { planSweep } = require('../sweep/grid')
+const { resolveNodes } = require('../sweep/nodes')
+const { fakeNode } = require('./fixtures/fake-node')
 
-const system = probeNode(systemNode())
-const major = String(supportedLts().reverse().find((m) => !system.node.startsWith(`v${m}.`)))
-let skip = false
-if (!findCached({ type: 'major', version: major })) {
-  try {
-    newestInRegistry(major)
-  } catch (err) {
-    skip = `Node ${major} is not in .node-cache and cannot be installed: ${err.message}`
-  }
+const cellsOf = (plan) => plan.cells ?? [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
+// planSweep notes skipped cells on stderr; the tests read them from envExtra instead.
+const quietly = (t) => {
+  const write = process.stderr.write
+  process.stderr.write = () => true
+  t.teardown(() => { process.stderr.write = write })
 }
 
-t.test(`a sweep over system and Node ${major} runs every cell on its version and compares them`, { skip, timeout: 600000 }, async (t) => {
-  const root = t.testdir({ results: {}, data: {} })
-  const { code, stderr } = await runSweep(t, ['sweep', '--kinds=sync,async,sync-reuseport', '--nServers=2', '--nClients=2',
-    `--node=system,${major}`, '--rounds=1', '--maxRounds=1', '--passes=2', '--window=40', '--warmOps=40', '--maxInterference=1', '--aa=off', '--seed=3',
-    `--results=${path.join(root, 'results')}`, `--dataPath=${path.join(root, 'data')}`])
-  t.equal(code, 0, stderr)
-  const dir = resultsDir(path.join(root, 'results'))
-  const env = JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8'))
-  const [sys, lts] = env.nodes
-  t.match(sys, { spec: 'system', source: 'system', ...system })
-  t.match(lts, { spec: major, node: new RegExp(`^v${major}\\.`), v8: String, uv: String })
-  t.same(env.grid.node, [sys.node, lts.node])
-  t.match(env.options.clientNode, { spec: 'sweep', node: system.node })
-  if (reusePortProblem({ version: sys.node })) t.match(stderr, `skipped sync-reuseport on Node ${sys.node}: `)
+t.test('each --node version is a dimension: ids, binaries and versions per cell, in every kind', async (t) => {
+  quietly(t)
+  const dir = t.testdir()
+  const newer = fakeNode(path.join(dir, 'newer', 'node'), 'v96.1.0', { v8: '15.1', uv: '1.60.0' })
+  const older = fakeNode(path.join(dir, 'older', 'node'), 'v20.1.0', { v8: '11.3', uv: '1.46.0' })
+  const plan = planSweep('sweep', ['--kinds=sync,sync-reuseport', '--nServers=2', '--nClients=1', `--node=${newer},${older}`, '--aa=off', '--rounds=2'])
+  const cells = cellsOf(plan)
+  t.same(cells.map((c) => c.id).sort(), ['sync-reuseport-s2-c1-node-v96.1.0', 'sync-s1-c1-node-v20.1.0', 'sync-s1-c1-node-v96.1.0'])
+  t.match(cells.find((c) => c.id === 'sync-s1-c1-node-v20.1.0'), { node: 'v20.1.0', nodeBin: older, v8: '11.3', uv: '1.46.0' })
+  t.match(cells.find((c) => c.id === 'sync-reuseport-s2-c1-node-v96.1.0'), { node: 'v96.1.0', nodeBin: newer, v8: '15.1', nServers: 2 })
+  t.same(plan.grid.node, ['v96.1.0', 'v20.1.0'])
+  t.match(plan.envExtra.nodes, [{ spec: newer, source: 'path', node: 'v96.1.0', v8: '15.1', uv: '1.60.0' }, { node: 'v20.1.0' }])
+  t.same(plan.envExtra.skipped, ['sync-reuseport on Node v20.1.0: server.listen({ reusePort }) needs Node >= 22.12.0 (22.x) or >= 23.1.0; this is v20.1.0'])
+  t.equal(plan.options.rounds, 2)
+  t.match(plan.options.clientNode, { spec: 'sweep', path: process.execPath, node: process.version }, 'clients run on the sweep\'s Node')
+})
 
-  const rows = readSummary(dir)
-  const expected = [sys, lts].flatMap((n) => ['sync-s1', 'async-s1', ...(reusePortProblem({ version: n.node }) ? [] : ['sync-reuseport-s2'])]
-    .map((c) => `${c}-c2-node-${n.node}`))
-  t.same(rows.map((r) => r.cell).sort(), expected.sort())
-  for (const row of rows) {
-    const node = row.node === sys.node ? sys : lts
-    t.match(row, { valid: 'true', node: node.node, v8: node.v8, uv: node.uv }, `${row.cell} names its Node`)
-    const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
-    t.same([...new Set(json.serverStats.processes.map((p) => p.node))], [node.node], `${row.cell}: every server process ran ${node.node}`)
-    t.equal(json.env.node, system.node, `${row.cell}: the client ran on the sweep's Node`)
-    const log = fs.readFileSync(path.join(dir, `cells/${row.cell}.log`), 'utf8')
-    if (node === lts) t.match(log, `: ${lts.path} servers/${row.kind}.js --config=`, `${row.cell}: the log names the binary`)
-    if (row.kind === 'sync-reuseport') t.equal(row.workerShares.split(';').length, 2, 'both reuseport processes counted')
-  }
-  const md = fs.readFileSync(path.join(dir, 'versions.md'), 'utf8')
-  t.match(md, /^# Node versions compared: \d{4}-\d\d-\d\d\n/)
-  for (const n of [sys, lts]) t.match(md, new RegExp(`\\n\\| ${n.node} \\| ${n.v8.replace(/\./g, '\\.')} \\| ${n.uv.replace(/\./g, '\\.')} \\| `))
-  t.match(md, '| sync ops/s [95% CI] | async ops/s [95% CI] | sync/async |')
-  t.match(fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), '<h2>Node versions</h2>')
-  t.match(stderr, new RegExp(`\\nsync-s1-c2-node-${lts.node.replace(/\./g, '\\.')} +1/1 `), 'the table names the versions')
-  t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
+t.test('without --node every cell runs on the sweep\'s Node and says so; --clientNode sets the clients\'', async (t) => {
+  const dir = t.testdir()
+  const client = fakeNode(path.join(dir, 'c', 'node'), 'v95.0.0')
+  const plan = planSweep('run', ['--nClients=1', `--clientNode=${client}`], 'sync')
+  t.match(cellsOf(plan), [{ id: 'sync-s1-c1', node: process.version, nodeBin: process.execPath, v8: process.versions.v8, uv: process.versions.uv }])
+  t.match(plan.options.clientNode, { spec: client, source: 'path', node: 'v95.0.0', path: client })
+  t.same(plan.envExtra.skipped, [])
+})
+
+t.test('two values that are the same version run once, with a line saying so', async (t) => {
+  const dir = t.testdir()
+  const twin = fakeNode(path.join(dir, 'twin', 'node'), process.version)
+  const lines = []
+  const nodes = resolveNodes([process.execPath, twin], { notify: (l) => lines.push(l) })
+  t.same(nodes.map((n) => n.path), [process.execPath])
+  t.same(lines, [`--node ${twin} is the same Node as ${process.execPath} (${process.version}); running it once`])
+})
+
+t.test('a plan with nothing a Node can run exits 2 saying why', async (t) => {
+  const dir = t.testdir()
+  const older = fakeNode(path.join(dir, 'older', 'node'), 'v22.11.0')
+  t.throws(() => planSweep('run', [`--node=${older}`], 'async-reuseport'), { constructor: ConfigError,
+    message: 'nothing to run: async-reuseport on Node v22.11.0: server.listen({ reusePort }) needs Node >= 22.12.0 (22.x) or >= 23.1.0; this is v22.11.0' })
+})
+
+t.test('the versions command is sync and async in one process at 4 clients, 8 rounds at least, one cell per version', async (t) => {
+  const dir = t.testdir()
+  const a = fakeNode(path.join(dir, 'a', 'node'), 'v96.1.0')
+  const b = fakeNode(path.join(dir, 'b', 'node'), 'v97.2.0')
+  const plan = planSweep('versions', [`--node=${a},${b}`, '--seed=4'])
+  t.same(cellsOf(plan).map((c) => c.id).sort(), ['async-s1-c4-node-v96.1.0', 'async-s1-c4-node-v97.2.0', 'sync-s1-c4-node-v96.1.0', 'sync-s1-c4-node-v97.2.0'])
+  t.match(plan, { grid: { aa: null, kinds: ['sync', 'async'] }, options: { rounds: 8, budget: 600 } })
 })
