@@ -87,13 +87,15 @@ function createClient ({ config, index, runId }) {
     else dispatch()
   }
 
-  // Releases the operations that are due. One released more than the phase's lateNs after its due time is the
-  // generator's lateness (its timer or event loop was late); one released on time that then waits
-  // for a free connection waits for the server, and is not counted.
+  // Releases the operations that are due. One released more than the phase's lateNs after its due
+  // time is the generator's lateness (its timer or event loop was late); one released on time that
+  // then waits for a free connection waits for the server, and is not counted.
   function tick () {
     const t = now()
-    while (phase.due < phase.to && dueAt(phase.due) <= t) {
-      if (t - dueAt(phase.due) > phase.lateNs) phase.late++
+    while (phase.due < phase.to) {
+      const late = t - dueAt(phase.due)
+      if (late < 0n) break
+      if (late > phase.lateNs) phase.late++
       phase.due++
     }
     dispatch()

@@ -6,9 +6,8 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { parse } = require('csv-parse/sync')
 const { groupCells } = require('./cells')
-const { comparisons } = require('./comparisons')
+const { comparisons, settingsLabel } = require('./comparisons')
 const { medianInterval, median, MARGIN } = require('./intervals')
 const { formatRatio } = require('./verdicts')
 const { latencyLoadChart, regimeMapChart } = require('./chart-capacity')
@@ -19,7 +18,7 @@ const { modelLabel } = require('../lib/kinds')
 const { formatSlo } = require('../lib/slo')
 
 const PERCENTILES = ['p50', 'p99', 'p999']
-const regimeLabel = (ioDelay) => (ioDelay === 'off' || ioDelay === null || ioDelay === '' ? 'plain folder' : Number(ioDelay) >= 1000 ? `${ioDelay / 1000} ms storage` : `${ioDelay} µs storage`)
+const regimeLabel = (ioDelay) => settingsLabel(`ioDelay=${ioDelay || 'off'}`)
 const interval = (values) => (values.length > 0 ? medianInterval(values) : null)
 const fmt = (v) => Math.round(v).toLocaleString('en-US')
 // A cell's capacity in words; where the generator or --endRate ended some searches, a lower bound.
@@ -38,7 +37,7 @@ function capacityText (cell) {
  */
 function renderCapacityReport (results) {
   const { dir, env } = results
-  const probes = readProbes(path.join(dir, 'capacity.csv'))
+  const probes = results.probes.map(worstOfBoth)
   const slo = env.options.slo
   const margin = env.options.margin ?? MARGIN
   const cells = groupCells(results).map((cell) => ({
@@ -85,16 +84,14 @@ function renderCapacityReport (results) {
   return [...files, json, page]
 }
 
-function readProbes (file) {
-  if (!fs.existsSync(file)) return []
-  return parse(fs.readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true }).map((p) => {
-    const out = { ...p, round: Number(p.round), rate: Number(p.rate), passed: p.passed === 'true', invalid: p.invalid === 'true' }
-    for (const name of PERCENTILES) {
-      const values = [p[`${name}_GET`], p[`${name}_PUT`]].filter((v) => v !== '').map(Number)
-      out[name] = values.length > 0 ? Math.max(...values) : null
-    }
-    return out
-  })
+// A probe with each percentile of its worst window, GET or PUT, whichever is higher.
+function worstOfBoth (probe) {
+  const out = { ...probe }
+  for (const name of PERCENTILES) {
+    const values = [probe[`${name}_GET`], probe[`${name}_PUT`]].filter((v) => v !== null)
+    out[name] = values.length > 0 ? Math.max(...values) : null
+  }
+  return out
 }
 
 // The points of the curve: the valid probes in bins of rates 15% wide (each round's bisection probes
@@ -199,4 +196,4 @@ startRate (even --startRate failed), generator (the load generator could not kee
 </main></body></html>`}\n`
 }
 
-module.exports = { renderCapacityReport, regimeLabel }
+module.exports = { renderCapacityReport }

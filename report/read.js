@@ -52,7 +52,7 @@ const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep coul
  * Reads a results folder.
  * @param {string} dir the results folder
  * @returns {{ dir: string, env: object, format: 'sweep'|'peak'|'capacity', load: string, variants: string[],
- *   columns: string[], rows: object[], passes: object[], windows: object[], roundLog: object[],
+ *   columns: string[], rows: object[], passes: object[], windows: object[], roundLog: object[], probes: object[],
  *   readCellJson: (row: object) => object|null }} readCellJson: null when the folder has no cells/
  */
 function readResults (dir) {
@@ -85,9 +85,10 @@ function readResults (dir) {
     readCellJson: (row) => (cellsKept ? readJson(path.join(dir, row.json)) : null) }
 }
 
-// The interleaved run's records (sweep/rounds.js), typed; empty lists in other folders.
-const RECORDS = { passes: 'passes.csv', windows: 'windows.csv', roundLog: 'rounds.csv' }
-const RECORD_TEXT = new Set(['startedAt', 'cell', 'precision'])
+// The interleaved run's records (sweep/rounds.js) and a capacity run's probes (sweep/capacity/run.js),
+// typed; empty lists in other folders.
+const RECORDS = { passes: 'passes.csv', windows: 'windows.csv', roundLog: 'rounds.csv', probes: 'capacity.csv' }
+const RECORD_TEXT = new Set(['startedAt', 'cell', 'precision', 'stage', 'reason', 'windowP50s'])
 
 function readRecords (dir) {
   const out = {}

@@ -15,10 +15,10 @@ const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
 const { openServer, serverGone } = require('../harness')
 const { rowOf } = require('../cell')
-const { createSummary, openLog } = require('../results')
+const { createSummary } = require('../results')
 const { mulberry32, shuffle } = require('../schedule')
 const { deadline } = require('../passes')
-const { openPool } = require('../../client/pool')
+const { clientPools } = require('../rounds')
 const { searchCapacity, CONFIRM } = require('./search')
 const { judgeProbe } = require('./judge')
 const { median } = require('../../report/intervals')
@@ -61,13 +61,8 @@ function removeFiles (dataPath) {
 async function runCapacity ({ cells, options }, ctx, add) {
   const random = mulberry32(options.seed)
   const writeProbe = createSummary(path.join(ctx.dir, 'capacity.csv'), PROBE_COLUMNS)
-  const log = openLog(path.join(ctx.dir, 'cells', 'pool.log'))
-  const pools = new Map()
-  const poolFor = (prefix, size) => {
-    const key = prefix.join(' ')
-    if (!pools.get(key)?.alive()) pools.set(key, openPool({ size, execPath: options.clientNode?.path, prefix, logFd: log.fd, label: ctx.dataRoot }))
-    return pools.get(key)
-  }
+  const pools = clientPools(ctx, options)
+  const poolSize = Math.max(...cells.map((c) => c.nClients)) // every cell's processes in one pool per placement
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
   const bar = progressBar(options.rounds * cells.length)
@@ -80,7 +75,7 @@ async function runCapacity ({ cells, options }, ctx, add) {
       for (const [k, cell] of shuffle(cells, random).entries()) {
         const prior = found.has(cell.id) ? median(found.get(cell.id)) : null
         // Ctrl-C: the search in hand stops, the finished rows are kept (sweep/runner.js exits 130).
-        const row = ctx.signal.aborted ? null : await measureCell(cell, { round, order: (round - 1) * cells.length + k + 1, prior }, { ...ctx, options, poolFor, writeProbe, bar })
+        const row = ctx.signal.aborted ? null : await measureCell(cell, { round, order: (round - 1) * cells.length + k + 1, prior }, { ...ctx, options, pools, poolSize, writeProbe, bar })
           .catch((err) => { if (!ctx.signal.aborted) throw err })
         if (!row) {
           result.stop = 'interrupted'
@@ -101,15 +96,14 @@ async function runCapacity ({ cells, options }, ctx, add) {
     }
   } finally {
     bar?.stop()
-    await Promise.all([...pools.values()].map((pool) => pool.close()))
-    log.close()
+    await pools.close()
   }
   return result
 }
 
 // One cell in one round: a fresh server, warmed, its closed-loop window, the search, the curve.
 async function measureCell (cell, { round, order, prior }, ctx) {
-  const { options, poolFor, writeProbe, bar } = ctx
+  const { options, pools, poolSize, writeProbe, bar } = ctx
   const opened = await openServer({ cell, repeat: round }, ctx)
   const base = rowOf({ cell, repeat: round, order }, {})
   const key = `${cell.id}-r${round}`
@@ -121,7 +115,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
       ...(opened.placement.serverHostname && { serverHostname: opened.placement.serverHostname }),
       // The acknowledgement ledger's room: the longest probe at the highest rate, or the closed-loop window.
       nOperations: n * Math.max(CLOSED_OPS, Math.ceil(options.endRate * options.probe * CONFIRM / n) + 1) }
-    pool = poolFor(opened.placement.clientPrefix, n)
+    pool = pools.get(opened.placement.clientPrefix, poolSize)
     await pool.open(key, config, key)
     const limit = (promise, seconds, what) => deadline(promise, (seconds + 30) * 1000, `${what} of ${cell.id}`)
     for (const phase of ['create', 'warm']) {
