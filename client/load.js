@@ -9,6 +9,7 @@ const workload = require('../lib/workload')
 
 const now = process.hrtime.bigint
 const LATE_MS = 5 // a probe's operation released later than this after its due time is late
+const OPEN_LOOP_LEAD_NS = 50000000n // an open loop's origin is this far ahead of its start message, so nothing is due before it arrives
 
 /**
  * A client process's load generator.
@@ -170,4 +171,4 @@ function createClient ({ config, index, runId }) {
   }
 }
 
-module.exports = { createClient }
+module.exports = { createClient, OPEN_LOOP_LEAD_NS }

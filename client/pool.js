@@ -8,6 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { onGone } = require('./child-gone')
 const { mergeRecords, deserializeRecord } = require('./stats')
+const { OPEN_LOOP_LEAD_NS } = require('./load')
 
 const WORKER = path.join(__dirname, 'pool-worker.js')
 
@@ -54,7 +55,7 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
      *   wallS: from the first due time to the last answer; slices: per second, the records of the processes merged (client/stats.js)
      */
     probe: async (cell, n, rate, seconds, lateMs) => {
-      const t0 = String(process.hrtime.bigint() + 50000000n)
+      const t0 = String(process.hrtime.bigint() + OPEN_LOOP_LEAD_NS)
       // Process k sends operations i whose due time ((i * n + k - 1) / rate s) is within the probe.
       const replies = await each(n, (k) => ({ op: 'probe', cell, rate, seconds, t0, lateMs, to: Math.max(0, Math.ceil((seconds * rate - (k - 1)) / n)) }))
       const slices = Array.from({ length: seconds }, (_, s) => Object.fromEntries(['GET', 'PUT'].map((type) =>

@@ -8,6 +8,7 @@ const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
 const { onGone } = require('./child-gone')
 const { planServerStats, resetServerStats, readServerStats } = require('./server-stats')
+const { OPEN_LOOP_LEAD_NS } = require('./load')
 
 const WORKER = path.join(__dirname, 'worker.js')
 const PROBE_MS = 3000
@@ -113,8 +114,9 @@ async function runClients (config, { runId, progress }) {
   if (bar !== null) bar.start(config.nOperations, 0)
   const startedAt = new Date().toISOString()
   // One monotonic clock for all (hrtime is system-wide): the processes' open-loop schedules start
-  // together, and the wall time ends at the last completion, not when its message arrives.
-  const t0 = process.hrtime.bigint()
+  // together, 50 ms ahead so that no operation is due before the message has reached its process
+  // (as a capacity probe's), and the wall time ends at the last completion, not when its message arrives.
+  const t0 = process.hrtime.bigint() + (config.rate > 0 ? OPEN_LOOP_LEAD_NS : 0n)
   const ran = await runPhase(workers, { phase: 'measure', t0: String(t0) })
   const end = ran.reduce((last, msg) => msg !== null && BigInt(msg.endedAt) > last ? BigInt(msg.endedAt) : last, t0)
   const wallTimeMs = Number(end - t0) / 1e6
