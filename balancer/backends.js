@@ -72,7 +72,8 @@ async function startBackends ({ kind, count, args, log, onGiveUp }) {
     deaths.push(now)
     while (deaths[0] < now - DEATH_WINDOW_MS) deaths.shift()
     if (deaths.length > MAX_DEATHS) return onGiveUp(`more than ${MAX_DEATHS} backend deaths in ${DEATH_WINDOW_MS / 1000} s; giving up`)
-    log(`backend b${backend.slot + 1} pid ${backend.pid} died (code ${code}, signal ${signal}); the health check takes it out; starting it again on port ${backend.port}`)
+    log(`backend b${backend.slot + 1} pid ${backend.pid} died (code ${code}, signal ${signal}); ` +
+      `the health check takes it out; starting it again on port ${backend.port}`)
     start(backend.slot, backend.port).then((b) => log(`backend b${b.slot + 1} is back: pid ${b.pid}, port ${b.port}`),
       (err) => died(backend, null, err.message))
   }

@@ -55,9 +55,9 @@ function startDelayProxy ({ host, target, delayMs }) {
     server.listen(0, host, () => resolve({
       port: server.address().port,
       stats: () => ({ chunks, meanDelayUs: chunks ? Number(heldUs / BigInt(chunks)) : null }),
-      close: () => new Promise((done) => {
+      close: () => new Promise((resolve) => {
         for (const s of sockets) s.destroy()
-        server.close(() => done())
+        server.close(() => resolve())
       })
     }))
   })

@@ -3,7 +3,8 @@
 // thread, keep-alive to the backends, requests spread one by one, and a health check that takes a
 // dead backend out. Pure: tests read the text; balancer/haproxy.js runs it.
 
-const BALANCE = ['roundrobin', 'leastconn']
+const { BALANCE } = require('../lib/dimensions')
+
 const CHECK_INTERVAL_MS = 500 // a dead backend is out after FALL failed checks, ~1 s
 const FALL = 2
 const RISE = 2

@@ -6,7 +6,6 @@
 const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const net = require('node:net')
-const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { checkHaproxy, haproxyBinary, findTool, INSTALL } = require('../lib/haproxy-check')
 

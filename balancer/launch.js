@@ -6,7 +6,6 @@
 const fs = require('node:fs')
 const http = require('node:http')
 const net = require('node:net')
-const path = require('node:path')
 const { loadConfig, runMain, ConfigError, oneOf } = require('../lib/config')
 const { wantsHelp, entryHelp, helpSection } = require('../lib/help')
 const { watchParent } = require('../lib/parent-watch')
@@ -110,7 +109,7 @@ function launchBalanced (kind, argv = process.argv.slice(2)) {
       about: `nServers ${kind.replace(/-lb$/, '')} servers, each on its own port on ${HOST}, behind HAProxy (HTTP, keep-alive to the\n` +
         'backends, each request balanced on its own). When HAProxy and every backend are ready it prints\n' +
         `\`listening http://HOST:PORT kind=${kind} workers=N pid=PID\` on stdout; SIGTERM stops them all.\n` +
-        `/_stats adds HAProxy's figures per backend. Without HAProxy: one line saying what to install, exit 2.`,
+        '/_stats adds HAProxy\'s figures per backend. Without HAProxy: one line saying what to install, exit 2.',
       sections: [helpSection(`${kind} flags`, LB_OPTIONS, LB_HELP, LB_DEFAULTS)]
     }))
   }

@@ -23,8 +23,8 @@ const flag = (argv, name, fallback) => argv.find((a) => a.startsWith(`--${name}=
 // `node client` against the opened server; its JSON report.
 function client (opened, flags) {
   const json = path.join(path.dirname(opened.configFile), 'check.json')
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'client'), `--config=${opened.configFile}`, `--serverPort=${opened.server.port}`, ...flags, `--json=${json}`],
-    { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+  const args = [path.join(ROOT, 'client'), `--config=${opened.configFile}`, `--serverPort=${opened.server.port}`, ...flags, `--json=${json}`]
+  const run = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
   if (!fs.existsSync(json)) throw new Error(`node client ${flags.join(' ')} exited ${run.status}: ${run.stderr.trim().split('\n').pop()}`)
   const report = JSON.parse(fs.readFileSync(json, 'utf8'))
   fs.rmSync(json)
@@ -37,7 +37,9 @@ function removeFiles (dataPath) {
 
 // A server of the cell, started as the harness starts one (its storage mounted when ioDelay is set).
 async function open (cell, tmp, generation) {
-  const opened = await openServer({ cell, generation }, { dir: tmp, dataRoot: tmp, options: { readyTimeout: 15000, keepData: false }, signal: new AbortController().signal })
+  const opened = await openServer({ cell, generation }, {
+    dir: tmp, dataRoot: tmp, options: { readyTimeout: 15000, keepData: false }, signal: new AbortController().signal
+  })
   if (!opened.error) return opened
   await opened.close()
   throw opened.error
@@ -52,7 +54,8 @@ async function tryRate ({ rate, repeats, warm, seconds, config, slo }, server) {
       removeFiles(opened.dataPath)
       const report = client(opened, [`--rate=${rate}`, `--nOperations=${Math.round(rate * seconds)}`, `--warmup=${config.warmup}`])
       const worst = Object.fromEntries(slo.targets.map((t) => [t.name, Math.max(report.latency.GET[t.name] ?? 0, report.latency.PUT[t.name] ?? 0)]))
-      tries.push({ held: report.errorCount === 0 && slo.targets.every((t) => worst[t.name] <= t.us), worstUs: worst, achieved: Math.round(report.achievedRate) })
+      const held = report.errorCount === 0 && slo.targets.every((t) => worst[t.name] <= t.us)
+      tries.push({ held, worstUs: worst, achieved: Math.round(report.achievedRate) })
     } finally {
       if (warm === 0) await server.close()
     }
@@ -108,7 +111,9 @@ async function main (argv) {
   const warmOps = Number(flag(argv, 'warmOps', 20000))
   const only = flag(argv, 'cells', '')
   const bad = !dir || !fs.existsSync(path.join(dir, 'capacity.json')) ? 'give a capacity results folder (one with capacity.json)'
-    : !Number.isInteger(repeats) || repeats < 1 || !Number.isInteger(warmOps) || warmOps < 0 ? '--repeats takes a whole number of 1 or more, --warmOps of 0 or more' : null
+    : !Number.isInteger(repeats) || repeats < 1 || !Number.isInteger(warmOps) || warmOps < 0
+        ? '--repeats takes a whole number of 1 or more, --warmOps of 0 or more'
+        : null
   if (bad) {
     process.stderr.write(`bench/capacity-check.js: ${bad}\n`)
     return 2

@@ -54,7 +54,8 @@ async function main () {
     }
   }
   const rows = VARIANTS.map((v) => ({ ...v, appendsPerSec: Math.round(median(rates.get(v.name))), rounds: rates.get(v.name).map(Math.round) }))
-  process.stdout.write(JSON.stringify({ bench: 'fsync', cores: os.availableParallelism(), node: process.version, disk: os.tmpdir(), ...opts, rows }, null, 2) + '\n')
+  const result = { bench: 'fsync', cores: os.availableParallelism(), node: process.version, disk: os.tmpdir(), ...opts, rows }
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   process.stderr.write(rows.map((r) => `${r.name.padEnd(28)} ${String(r.appendsPerSec).padStart(7)} appends/s (median of ${opts.rounds})`).join('\n') + '\n')
 }
 

@@ -8,6 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { wantsHelp, helpSection, entryHelp } = require('../lib/help')
+const { rule, text, checked } = require('../lib/config')
 
 const BENCHES = [
   { name: 'client', args: ['--rounds=3', '--seconds=5', '--requests=30000'] },
@@ -25,12 +26,15 @@ const ROWS = {
     const cpu = (tool) => `${f.cpuPerRequestUs[tool]} µs CPU/req`
     return [
       ['client', `node client / autocannon (req/s, ${framing})`, `${f.client} / ${f.autocannon} = ${x(f.ratio)} (${cpu('client')}, ${cpu('autocannon')})`],
-      ['client', `node client / wrk (req/s, ${framing})`, f.wrk === null ? 'wrk not installed' : `${f.client} / ${f.wrk} = ${x(f.ratioWrk)} (wrk ${cpu('wrk')})`]
+      ['client', `node client / wrk (req/s, ${framing})`,
+        f.wrk === null ? 'wrk not installed' : `${f.client} / ${f.wrk} = ${x(f.ratioWrk)} (wrk ${cpu('wrk')})`]
     ]
   }),
   server: (r) => r.rows.flatMap((row) => [
-    ['server', `${row.op} express app / minimal express (CPU µs/req, paired by round)`, `${x(row.expressOverMinimalCpu[0])} [${row.expressOverMinimalCpu.slice(1).join('–')}]`],
-    ['server', `${row.op} express / node:http (CPU µs/req, paired by round)`, `${x(row.expressOverHttpCpu[0])} [${row.expressOverHttpCpu.slice(1).join('–')}]`]]),
+    ['server', `${row.op} express app / minimal express (CPU µs/req, paired by round)`,
+      `${x(row.expressOverMinimalCpu[0])} [${row.expressOverMinimalCpu.slice(1).join('–')}]`],
+    ['server', `${row.op} express / node:http (CPU µs/req, paired by round)`,
+      `${x(row.expressOverHttpCpu[0])} [${row.expressOverHttpCpu.slice(1).join('–')}]`]]),
   memory: (r) => r.ratios.map((row) => ['memory', `${row.variant} peak RSS ${r.large} / ${r.small} ops`, `primary ${x(row.primary)}, worker ${x(row.worker)}`]),
   store: (r) => r.rows.map((row) => ['store', row.task, `mean ${row.meanUs} µs, p99 ${row.p99Us} µs, CPU ${row.cpuUs} µs`])
 }
@@ -56,12 +60,11 @@ function formatTable (rows) {
 
 const NAMES = BENCHES.map((b) => b.name)
 const FLAGS = {
-  out: (v) => { if (typeof v !== 'string' || v === '') throw 'must be a file name'; return v },
-  only: (v) => {
+  out: text('a file name'),
+  only: rule(`a comma-separated list of ${NAMES.join(', ')}`, (v) => {
     const list = String(v).split(',')
-    if (!list.every((name) => NAMES.includes(name))) throw `must be a comma-separated list of ${NAMES.join(', ')}`
-    return list
-  }
+    return list.every((name) => NAMES.includes(name)) ? list : undefined
+  })
 }
 const FLAGS_HELP = { out: 'also write every result, with the load average before and after, to this JSON file', only: 'the benches to run' }
 const USAGE = `node bench/index.js [--out=FILE] [--only=${NAMES.join(',')}]`
@@ -81,11 +84,7 @@ function parseArgs (argv) {
   for (const arg of argv) {
     const m = /^--(\w+)=(.*)$/.exec(arg)
     if (!m || !Object.hasOwn(FLAGS, m[1])) throw new Error(`bad argument ${arg}; usage: ${USAGE}`)
-    try {
-      options[m[1]] = FLAGS[m[1]](m[2])
-    } catch (why) {
-      throw new Error(`--${m[1]} ${why}, got ${JSON.stringify(m[2])}`)
-    }
+    options[m[1]] = checked(`--${m[1]}`, FLAGS[m[1]], m[2])
   }
   return options
 }

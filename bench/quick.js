@@ -70,12 +70,15 @@ function main (argv) {
   if (!dir) {
     const results = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-quick-'))
     const start = performance.now()
-    const run = spawnSync(path.join(ROOT, 'run_benchmark.sh'), ['quick', `--results=${results}`, ...flags], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
+    const run = spawnSync(path.join(ROOT, 'run_benchmark.sh'), ['quick', `--results=${results}`, ...flags],
+      { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
     wallMs = performance.now() - start
     if (run.status !== 0) process.stderr.write(`bench/quick.js: quick exited ${run.status}\n`)
     dir = path.dirname(run.stdout.trim())
   }
-  process.stdout.write(JSON.stringify({ command: `./run_benchmark.sh quick ${flags.join(' ')}`.trim(), loadBefore: load, loadAfter: os.loadavg().map((x) => Number(x.toFixed(2))), ...quickFigures(dir, wallMs) }) + '\n')
+  const command = `./run_benchmark.sh quick ${flags.join(' ')}`.trim()
+  const loadAfter = os.loadavg().map((x) => Number(x.toFixed(2)))
+  process.stdout.write(JSON.stringify({ command, loadBefore: load, loadAfter, ...quickFigures(dir, wallMs) }) + '\n')
   return 0
 }
 

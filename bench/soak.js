@@ -39,7 +39,8 @@ function node (args, stdout = 'ignore', stderr = 'inherit') {
 
 async function startServer (kind, dir) {
   // Idle keep-alive connections outlive an interval: the client's, never closed under a request.
-  const child = node([path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', '--nServers=2', `--dataPath=${dir}`, `--keepAliveTimeout=${KEEP_ALIVE_MS}`], 'pipe')
+  const child = node([path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', '--nServers=2', `--dataPath=${dir}`,
+    `--keepAliveTimeout=${KEEP_ALIVE_MS}`], 'pipe')
   let out = ''
   const port = await new Promise((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (d) => { out += d; if (READY.test(out)) resolve(Number(READY.exec(out)[1])) })
@@ -67,7 +68,10 @@ async function segment (kind, { port, dir, opts, first }) {
   if (!fs.existsSync(json)) {
     // A client that died without its report: the interval counts as failed, with the reason, and the soak goes on.
     const why = stderr.trim().split('\n').slice(-3).join(' / ') || `exit ${signal || code}`
-    return { getP99Us: null, putP99Us: null, p99Us: null, failures: opts.rate * opts.interval, errors: { 'client died': 1 }, verified: false, achievedRate: 0, hungAtExit, clientError: why }
+    return {
+      getP99Us: null, putP99Us: null, p99Us: null, failures: opts.rate * opts.interval, errors: { 'client died': 1 },
+      verified: false, achievedRate: 0, hungAtExit, clientError: why
+    }
   }
   const report = JSON.parse(fs.readFileSync(json, 'utf8'))
   return {
@@ -104,7 +108,10 @@ async function soakKind (kind, opts) {
       const sample = { seconds: Math.round((Date.now() - start) / 1000), ...serverFigures(server.child.pid), load1: os.loadavg()[0], ...figures }
       samples.push(sample)
       const errors = Object.entries(sample.errors).map(([k, n]) => `${k} ${n}`).join(', ')
-      process.stderr.write(`${kind.padEnd(13)} ${String(sample.seconds).padStart(5)} s  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MiB  fds ${sample.fds}  p99 ${sample.p99Us} µs  load ${sample.load1.toFixed(1)}  failures ${sample.failures}${errors ? ` (${errors})` : ''}${sample.verified ? '' : '  VERIFICATION FAILED'}${sample.hungAtExit ? '  (client hung at exit, killed)' : ''}${sample.clientError ? `  client died: ${sample.clientError}` : ''}\n`)
+      process.stderr.write(`${kind.padEnd(13)} ${String(sample.seconds).padStart(5)} s  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MiB  ` +
+        `fds ${sample.fds}  p99 ${sample.p99Us} µs  load ${sample.load1.toFixed(1)}  failures ${sample.failures}${errors ? ` (${errors})` : ''}` +
+        `${sample.verified ? '' : '  VERIFICATION FAILED'}${sample.hungAtExit ? '  (client hung at exit, killed)' : ''}` +
+        `${sample.clientError ? `  client died: ${sample.clientError}` : ''}\n`)
     }
   } finally {
     server.child.kill('SIGTERM')
@@ -127,7 +134,8 @@ async function main () {
   process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   for (const { kind, verdict: v } of kinds) {
     process.stderr.write(`${kind.padEnd(13)} RSS end/ref ${v.rssRatio.toFixed(2)} (<= 1.1), fds ${v.fdsRef} -> ${v.fdsEnd} (flat: ${v.fdsFlat}), ` +
-      `p99 end/ref ${v.p99Ratio.toFixed(2)} (<= ${v.p99Limit}; machine load ${v.loadRef.toFixed(1)} -> ${v.loadEnd.toFixed(1)}), failures ${v.failures}, verified ${v.verified}: ${v.ok ? 'OK' : 'FAILED'}\n`)
+      `p99 end/ref ${v.p99Ratio.toFixed(2)} (<= ${v.p99Limit}; machine load ${v.loadRef.toFixed(1)} -> ${v.loadEnd.toFixed(1)}), ` +
+      `failures ${v.failures}, verified ${v.verified}: ${v.ok ? 'OK' : 'FAILED'}\n`)
   }
   return result.ok ? 0 : 1
 }

@@ -23,7 +23,8 @@ const READY = /listening http:\/\/\S+:(\d+) /
 // A server of the kind on a fresh folder, and a config for 2 client processes x 2 connections.
 async function serve (kind) {
   const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-warmup-'))
-  const { child, exited, port } = await startChild([path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', `--dataPath=${dataPath}`, '--nServers=2'], READY)
+  const { child, exited, port } = await startChild(
+    [path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', `--dataPath=${dataPath}`, '--nServers=2'], READY)
   const { config } = loadConfig([`--serverPort=${port}`, `--dataPath=${dataPath}`, '--nClients=2', '--concurrency=2', '--warmup=1', '--nOperations=10000000'])
   return { config, stop: async () => { child.kill('SIGTERM'); await exited; fs.rmSync(dataPath, { recursive: true, force: true }) } }
 }
@@ -68,7 +69,11 @@ async function processSpread (pool, kind, servers, passes) {
   const means = logs.map(mean)
   const within = Math.sqrt(mean(logs.map((l) => sd(l) ** 2 / l.length)))
   for (const [i, s] of all.entries()) { await pool.drop(`p${i}`); await s.stop() }
-  return { opsPerSec: means.map((m) => Math.round(Math.exp(m))), betweenPct: Number((sd(means) * 100).toFixed(1)), fromWindowsPct: Number((within * 100).toFixed(1)) }
+  return {
+    opsPerSec: means.map((m) => Math.round(Math.exp(m))),
+    betweenPct: Number((sd(means) * 100).toFixed(1)),
+    fromWindowsPct: Number((within * 100).toFixed(1))
+  }
 }
 
 async function main (argv) {
@@ -85,7 +90,8 @@ async function main (argv) {
   try {
     const curve = await warmCurve(pool, kind, Number(flag('blocks', 10)))
     const spread = await processSpread(pool, kind, Number(flag('servers', 6)), Number(flag('passes', 30)))
-    process.stdout.write(JSON.stringify({ kind, node: process.version, cpus: os.availableParallelism(), load: os.loadavg().map((x) => Number(x.toFixed(2))), curve, spread }) + '\n')
+    const load = os.loadavg().map((x) => Number(x.toFixed(2)))
+    process.stdout.write(JSON.stringify({ kind, node: process.version, cpus: os.availableParallelism(), load, curve, spread }) + '\n')
   } finally {
     await pool.close()
   }

@@ -5,7 +5,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { loadConfig, runMain, ConfigError, str } = require('../lib/config')
+const { loadConfig, runMain, ConfigError, refuse } = require('../lib/config')
 const { wantsHelp, helpSection, entryHelp } = require('../lib/help')
 const { describeEnv } = require('../lib/env')
 const { watchParent } = require('../lib/parent-watch')
@@ -16,15 +16,15 @@ const { buildReport, formatSummary } = require('./report')
 const { formatCsv } = require('./csv')
 
 // A file to write at the end: its folder must be writable now, not after the run.
-const outputFile = (v) => {
-  if (str(v) === '') throw 'must be a file name'
+const outputFile = Object.assign((v) => {
+  if (typeof v !== 'string' || v === '') refuse('must be a file name')
   try {
     fs.accessSync(path.dirname(path.resolve(v)), fs.constants.W_OK)
   } catch (err) {
-    throw `must be in a writable folder (${err.code})`
+    refuse(`must be in a writable folder (${err.code})`)
   }
   return v
-}
+}, { takes: 'a file name in a writable folder' })
 
 const FLAGS = { out: outputFile, json: outputFile }
 const FLAGS_HELP = { out: 'write the CSV to this file instead of stdout', json: 'write the whole report as JSON to this file' }

@@ -107,7 +107,10 @@ function createClient ({ config, index, runId }) {
 
   function start (def, t0) {
     return new Promise((resolve) => {
-      phase = { rate: config.rate, lateNs: BigInt(LATE_MS * 1e6), ...def, next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, late: 0, free: [...slots], t0, resolve }
+      phase = {
+        rate: config.rate, lateNs: BigInt(LATE_MS * 1e6), ...def,
+        next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, late: 0, free: [...slots], t0, resolve
+      }
       if (def.from === def.to) resolve(0)
       else if (def.open) tick()
       else dispatch()

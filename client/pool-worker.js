@@ -35,7 +35,9 @@ function serve () {
       const failed = await clients.get(cell).window(from, to, BigInt(t0))
       return { failed, endedAt: String(now()), cpuUs: process.cpuUsage(cpu) }
     },
-    probe: async ({ cell, rate, seconds, t0, to, lateMs }) => ({ ...await clients.get(cell).probe(0, to, BigInt(t0), rate, seconds, lateMs), sent: to, endedAt: String(now()) }),
+    probe: async ({ cell, rate, seconds, t0, to, lateMs }) => ({
+      ...await clients.get(cell).probe(0, to, BigInt(t0), rate, seconds, lateMs), sent: to, endedAt: String(now())
+    }),
     settle: ({ keep }) => { for (const client of clients.values()) client.settle(keep) },
     drop: ({ cell }) => {
       clients.get(cell)?.close()

@@ -83,12 +83,14 @@ function formatSummary (report) {
   const { config, operations, latency, verification: v, warmup, clientCpuUs } = report
   const lines = [
     `client: ${operations.planned} operations, ${report.mode} loop, ${config.nClients} processes x ${config.concurrency} in flight, ` +
-    `in ${(report.wallTimeMs / 1000).toFixed(3)} s: ${operations.completed} succeeded (${(report.throughput ?? 0).toFixed(1)} ops/s), ${operations.failed} failed`
+    `in ${(report.wallTimeMs / 1000).toFixed(3)} s: ${operations.completed} succeeded (${(report.throughput ?? 0).toFixed(1)} ops/s), ` +
+    `${operations.failed} failed`
   ]
   for (const type of TYPES) {
     const s = latency[type]
     const failures = s.errors > 0 ? ` (${kinds(report.errors[type])})` : ''
-    lines.push(`  ${type} ${s.count} ok, ${s.errors} failed${failures}; µs: min ${us(s.min)} p50 ${us(s.p50)} mean ${us(s.mean)} p99 ${us(s.p99)} max ${us(s.max)}`)
+    lines.push(`  ${type} ${s.count} ok, ${s.errors} failed${failures}; ` +
+      `µs: min ${us(s.min)} p50 ${us(s.p50)} mean ${us(s.mean)} p99 ${us(s.p99)} max ${us(s.max)}`)
   }
   if (report.mode === 'open') {
     const flag = report.rateShortfall ? ' (SHORT of the target by more than 5%)' : ''

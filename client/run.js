@@ -96,7 +96,9 @@ function runPhase (workers, msg) {
  */
 async function runClients (config, { runId, progress }) {
   await probe(config)
-  const bar = progress ? new SingleBar({ stream: process.stderr, format: 'measuring [{bar}] {value}/{total} operations', clearOnComplete: true }, Presets.shades_classic) : null
+  const bar = progress
+    ? new SingleBar({ stream: process.stderr, format: 'measuring [{bar}] {value}/{total} operations', clearOnComplete: true }, Presets.shades_classic)
+    : null
   const onProgress = (worker, done) => {
     worker.done = done
     if (bar !== null) bar.update(workers.reduce((sum, w) => sum + w.done, 0))

@@ -76,7 +76,10 @@ function fileSizes (config) {
  *   the blank lines make
  */
 function verifyFiles ({ config, runId, sizesBefore, acks }) {
-  const v = { checked: true, ok: false, files: config.nFiles, records: 0, acknowledged: 0, lost: 0, duplicated: 0, torn: 0, unknown: 0, blank: 0, bytes: 0, expectedBytes: 0 }
+  const v = {
+    checked: true, ok: false, files: config.nFiles,
+    records: 0, acknowledged: 0, lost: 0, duplicated: 0, torn: 0, unknown: 0, blank: 0, bytes: 0, expectedBytes: 0
+  }
   const processes = Array.from({ length: config.nClients }, (_, k) => k + 1)
   const seen = processes.map((p) => ({ w: createBitset(PLAN.w.count(config, p)), c: createBitset(PLAN.c.count(config, p)) }))
 

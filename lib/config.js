@@ -12,44 +12,71 @@ const TAG_ROOM = 64 // bytes reserved for the client's record tag " RUNID:cP-I\n
 
 class ConfigError extends Error {}
 
-const int = (min, max = Number.MAX_SAFE_INTEGER) => (v) => {
-  const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw `must be an integer ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}`
-  }
-  return n
-}
-const str = (v) => {
-  if (typeof v !== 'string') throw 'must be a string'
-  return v
-}
-const oneOf = (...values) => (v) => {
-  if (!values.includes(v)) throw `must be one of ${values.join(', ')}`
-  return v
-}
-const bool = (v) => {
-  if (v === true || v === 'true') return true
-  if (v === false || v === 'false') return false
-  throw 'must be true or false'
+/** What a validator throws when it refuses a value: "must be ..." (the caller adds key and value). */
+class ValueError extends Error {}
+
+/**
+ * A validator: returns the value accept gives, or throws a ValueError "must be <takes>" when accept
+ * gives undefined (or refuses through a validator it calls). --help prints `takes` (lib/help.js),
+ * so what a key takes is written once, here.
+ * @param {string} takes what it accepts, e.g. 'an integer from 1 to 256'
+ * @param {(v: any) => any} accept the value, or undefined to refuse
+ * @returns {((v: any) => any) & { takes: string }}
+ */
+function rule (takes, accept) {
+  return Object.assign((v) => {
+    let out
+    try {
+      out = accept(v)
+    } catch (err) {
+      if (!(err instanceof ValueError)) throw err
+    }
+    if (out === undefined) throw new ValueError(`must be ${takes}`)
+    return out
+  }, { takes })
 }
 
-/** The validator of every config key. A validator returns the value or throws a phrase. */
+/** Throws a ValueError saying why (for validators with more to say than what they take). */
+function refuse (why) {
+  throw new ValueError(why)
+}
+
+/**
+ * The value validate accepts; a refusal becomes a ConfigError "<name> <why>, got <value><more>".
+ * @throws {ConfigError}
+ */
+function checked (name, validate, value, more = '') {
+  try {
+    return validate(value)
+  } catch (err) {
+    if (!(err instanceof ValueError)) throw err
+    throw new ConfigError(`${name} ${err.message}, got ${JSON.stringify(value)}${more}`)
+  }
+}
+
+const int = (min, max = Number.MAX_SAFE_INTEGER) => rule(max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`, (v) => {
+  const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined
+})
+const str = rule('a string', (v) => (typeof v === 'string' ? v : undefined))
+const text = (takes) => rule(takes, (v) => (typeof v === 'string' && v !== '' ? v : undefined))
+const oneOf = (...values) => rule(`one of ${values.join(', ')}`, (v) => (values.includes(v) ? v : undefined))
+const bool = rule('true or false', (v) => (v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined))
+
+/** The validator of every config key (see rule). */
 const SCHEMA = {
-  dataPath: (v) => { if (str(v) === '') throw 'must be a non-empty path'; return v },
-  readsPerWrite: (v) => (v === 'inf' ? v : int(0, 1e6)(v)),
-  value: (v) => {
-    if (str(v) === '' || /[\r\n]/.test(v)) throw 'must be non-empty text without a newline'
-    return v
-  },
+  dataPath: text('a non-empty path'),
+  readsPerWrite: rule('an integer from 0 to 1000000, or inf', (v) => (v === 'inf' ? v : int(0, 1e6)(v))),
+  value: rule('non-empty text without a newline', (v) => (typeof v === 'string' && v !== '' && !/[\r\n]/.test(v) ? v : undefined)),
   sortSplitString: str,
   asyncApi: oneOf('callback', 'promise'),
   framework: oneOf('express', 'http'),
   fsync: oneOf('none', 'each', 'group'),
   nFiles: int(1, 100000),
   nOperations: int(1),
-  nServers: (v) => (v === 'auto' ? os.availableParallelism() : int(1, 256)(v)),
+  nServers: rule('an integer from 1 to 256, or auto', (v) => (v === 'auto' ? os.availableParallelism() : int(1, 256)(v))),
   nClients: int(1, 256),
-  serverHostname: (v) => { if (str(v) === '') throw 'must be a host name'; return v },
+  serverHostname: text('a host name'),
   serverPort: int(0, 65535),
   bodyLimit: int(TAG_ROOM + 1, 64 * 1024 * 1024),
   headersTimeout: int(1),
@@ -61,7 +88,7 @@ const SCHEMA = {
   rate: int(0),
   timeout: int(1, 2 ** 31 - 1), // setTimeout's longest delay
   verify: bool,
-  serverStats: (v) => { try { return v === 'auto' ? v : bool(v) } catch { throw 'must be auto, true or false' } }
+  serverStats: rule('auto, true or false', (v) => (v === 'auto' ? v : bool(v)))
 }
 
 function fail (key, why, value) {
@@ -105,7 +132,7 @@ function loadConfig (argv = [], extra = {}) {
     } else if (Object.hasOwn(SCHEMA, key)) {
       flags[key] = value
     } else if (Object.hasOwn(extra, key)) {
-      try { options[key] = extra[key](value) } catch (why) { fail(`--${key}`, why, value) }
+      options[key] = checked(`--${key}`, extra[key], value)
     } else {
       throw new ConfigError(`unknown flag --${key}; valid keys: ${validKeys(extra)}`)
     }
@@ -123,7 +150,7 @@ function loadConfig (argv = [], extra = {}) {
   }
   const config = {}
   for (const [key, validate] of Object.entries(SCHEMA)) {
-    try { config[key] = validate(raw[key]) } catch (why) { fail(key, why, raw[key]) }
+    config[key] = checked(key, validate, raw[key])
   }
   config.dataPath = path.resolve(base.dataPath, config.dataPath)
   if (config.headersTimeout > config.requestTimeout) {
@@ -154,4 +181,4 @@ function runMain (name, main) {
   }
 }
 
-module.exports = { loadConfig, runMain, ConfigError, SCHEMA, ROOT, int, str, bool, oneOf }
+module.exports = { loadConfig, runMain, ConfigError, ValueError, SCHEMA, ROOT, rule, refuse, checked, int, str, text, bool, oneOf }

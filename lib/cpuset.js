@@ -54,7 +54,9 @@ function pinPrefix (mode, cpus) {
 /** Why split cannot be used here, or null. */
 function checkCpuset () {
   if (process.platform !== 'linux') return `--cpuset=split pins with taskset, on Linux only; this is ${process.platform}`
-  if (!findOnPath('taskset', [process.env.PATH || '', '/usr/bin', '/bin'].join(path.delimiter))) return 'taskset is not installed: --cpuset=split needs it (apt-get install -y util-linux)'
+  if (!findOnPath('taskset', [process.env.PATH || '', '/usr/bin', '/bin'].join(path.delimiter))) {
+    return 'taskset is not installed: --cpuset=split needs it (apt-get install -y util-linux)'
+  }
   try {
     planCpuset('split')
   } catch (err) {

@@ -10,7 +10,9 @@ const INSTALL = 'apt-get install -y haproxy'
 // Debian puts haproxy in /usr/sbin, which a user's PATH may lack.
 const findTool = (name, env = process.env) => findOnPath(name, [env.PATH || '', '/usr/sbin', '/usr/local/sbin', '/sbin'].join(path.delimiter))
 // HAPROXY names another build; an executable file, else none.
-const haproxyBinary = (env = process.env) => env.HAPROXY ? findOnPath(path.basename(env.HAPROXY), path.dirname(path.resolve(env.HAPROXY))) : findTool('haproxy', env)
+const haproxyBinary = (env = process.env) => env.HAPROXY
+  ? findOnPath(path.basename(env.HAPROXY), path.dirname(path.resolve(env.HAPROXY)))
+  : findTool('haproxy', env)
 
 /**
  * Says whether HAProxy can run here: HAPROXY if set, else haproxy on the PATH or in /usr/sbin.

@@ -15,7 +15,8 @@ const CONFIG_HELP = {
   sortSplitString: 'what a GET splits the file on before sorting the pieces ("" = every character)',
   asyncApi: 'fs API of the async kinds: callback (node\'s callback fs) or promise (fs.promises, a FileHandle per request)',
   framework: 'the app every kind serves: express (servers/lib/app.js) or http (the same routes, answers and checks on plain node:http)',
-  fsync: 'durability of a PUT: none (acknowledged once in the page cache), each (fdatasync before the answer), group (one fdatasync for the PUTs that arrived meanwhile; async kinds only)',
+  fsync: 'durability of a PUT: none (acknowledged once in the page cache), each (fdatasync before the answer), ' +
+    'group (one fdatasync for the PUTs that arrived meanwhile; async kinds only)',
   nFiles: 'data files the client uses',
   nOperations: 'measured operations in all, over every client process',
   nServers: 'workers of a cluster kind; auto = the CPU count',
@@ -40,15 +41,8 @@ function wantsHelp (argv) {
   return argv.some((arg) => arg === '--help' || arg === '-h')
 }
 
-// What a validator takes: the phrase it throws for a missing value ("must be ..."), if it says.
-function takes (validate) {
-  try {
-    validate(undefined)
-  } catch (why) {
-    if (typeof why === 'string' && why.startsWith('must be ')) return why.slice('must be '.length)
-  }
-  return null
-}
+// What a validator takes (lib/config.js rule), if it says.
+const takes = (validate) => validate.takes ?? null
 
 const shown = (value) => typeof value === 'string' && value !== '' ? value : JSON.stringify(value)
 

@@ -11,7 +11,8 @@ const { CACHE_DIR, binaryIn, probeNode, findCached, newestFirst } = require('./n
 const PACKAGE = `node-${process.platform}-${process.arch}`
 const NPM_TIMEOUT_MS = 300000
 // One try with a short wait: an unreachable registry should fail in seconds, not minutes.
-const NPM_FLAGS = ['--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=2000', '--fetch-timeout=30000', '--no-audit', '--no-fund', '--no-update-notifier']
+const NPM_FLAGS = ['--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=2000', '--fetch-timeout=30000',
+  '--no-audit', '--no-fund', '--no-update-notifier']
 // Set by a parent `npm test` or `npm run`: they would point this npm at the project, not the stage.
 const PARENT_NPM_VARS = ['npm_config_prefix', 'npm_config_local_prefix', 'npm_config_global', 'npm_config_package_lock']
 

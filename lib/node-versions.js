@@ -6,16 +6,16 @@
 const { execFileSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT, ConfigError } = require('./config')
+const { ROOT, ConfigError, ValueError } = require('./config')
 const { parseVersion } = require('./kinds')
 
 const CACHE_DIR = path.join(ROOT, '.node-cache')
-const FORMS = 'must be a major version (24), a full version (24.21.0), system, or a path to a node binary'
+const FORMS = 'a major version (24), a full version (24.21.0), system, or a path to a node binary'
 const PROBE = 'JSON.stringify({ node: process.version, v8: process.versions.v8, uv: process.versions.uv })'
 const PROBE_TIMEOUT_MS = 20000
 
 /**
- * Parses a --node value (a lib/config.js validator: returns the value or throws a phrase).
+ * Parses a --node value (a lib/config.js validator: returns the value or throws a ValueError).
  * @param {string} text
  * @returns {{ text: string, type: 'major'|'full'|'system'|'path', version?: string, path?: string }}
  */
@@ -24,8 +24,16 @@ function parseNodeSpec (text) {
   if (/^\d{1,3}$/.test(text)) return { text, type: 'major', version: text }
   if (/^v?\d{1,3}\.\d{1,4}\.\d{1,4}$/.test(text)) return { text, type: 'full', version: `v${text.replace(/^v/, '')}` }
   if (text.includes('/')) return { text, type: 'path', path: path.resolve(text) }
-  throw FORMS
+  throw new ValueError(`must be ${FORMS}`)
 }
+parseNodeSpec.takes = FORMS
+
+/** A lib/config.js validator of one --node or --clientNode value: returns it or throws a ValueError. */
+function nodeSpec (text) {
+  parseNodeSpec(text)
+  return text
+}
+nodeSpec.takes = FORMS
 
 /** Sorts versions (v24.21.0) newest first. */
 function newestFirst (a, b) {
@@ -124,7 +132,7 @@ function resolveNode (text, { cacheDir = CACHE_DIR, install, envPath, notify = (
   try {
     spec = parseNodeSpec(text)
   } catch (why) {
-    fail(`${why}, got ${JSON.stringify(text)}`)
+    fail(`${why.message}, got ${JSON.stringify(text)}`)
   }
   let bin
   let source = spec.type === 'system' || spec.type === 'path' ? spec.type : 'cache'
@@ -151,4 +159,4 @@ function resolveNode (text, { cacheDir = CACHE_DIR, install, envPath, notify = (
   }
 }
 
-module.exports = { parseNodeSpec, resolveNode, probeNode, cachedNodes, findCached, systemNode, binaryIn, newestFirst, CACHE_DIR, FORMS }
+module.exports = { parseNodeSpec, resolveNode, probeNode, cachedNodes, findCached, systemNode, binaryIn, newestFirst, CACHE_DIR, FORMS, nodeSpec }

@@ -38,7 +38,7 @@ function fitUsl (points) {
     }
   }
   // Pattern search around the grid's best, keeping 0 <= σ <= 1 and κ >= 0.
-  for (let step = 0.01, kstep = Math.max(best.kappa, 1e-6); step > 1e-9; ) {
+  for (let step = 0.01, kstep = Math.max(best.kappa, 1e-6); step > 1e-9;) {
     let moved = false
     for (const [ds, dk] of [[step, 0], [-step, 0], [0, kstep], [0, -kstep]]) {
       const sigma = Math.min(1, Math.max(0, best.sigma + ds))

@@ -15,7 +15,8 @@ const ratioText = (r) => `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixe
 
 /** "With 1 process", "With a cluster of 2 workers", with the load and the other settings. */
 function groupName (g) {
-  return `${processes({ kind: g.kind, nServers: g.processes }, Infinity)} and ${g.load} client process${g.load === 1 ? '' : 'es'}${g.rest ? ` (${g.rest})` : ''}`
+  return `${processes({ kind: g.kind, nServers: g.processes }, Infinity)} and ${g.load} client process${g.load === 1 ? '' : 'es'}` +
+    `${g.rest ? ` (${g.rest})` : ''}`
 }
 
 // One sentence on one async line against sync.

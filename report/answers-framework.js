@@ -44,10 +44,11 @@ function frameworkAnswers (cells, cores) {
   const costText = groupBy(costs.filter((e) => e.ratio), (e) => `${e.kind}|${e.nServers}`).map((list) =>
     `Plain node:http over express, ${KINDS[list[0].kind].store}, ${modelLabel(list[0].kind, list[0].nServers)}: ` +
     `${verdictParts(list, { up: 'node:http serves more', down: 'express serves more' }).join('; ')}.`)
+  const perLoad = (e) => `nClients ${e.load}: ${e.http ? formatRatio(e.http) : '–'} on node:http, ${e.express ? formatRatio(e.express) : '–'} on express`
   const changeText = groupBy(changes.filter((e) => e.ratio), (e) => `${e.model}|${e.nServers}|${e.api}`).map((list) =>
     `${processes(list[0], cores)}, how sync/async changes without express (its ratio on node:http over its ratio on express): ` +
     `${verdictParts(list, { up: 'a wider gap', down: 'a narrower gap' }).join('; ')} ` +
-    `(${list.map((e) => `nClients ${e.load}: ${e.http ? formatRatio(e.http) : '–'} on node:http, ${e.express ? formatRatio(e.express) : '–'} on express`).join('; ')}).`)
+    `(${list.map(perLoad).join('; ')}).`)
   return [...changeText, ...costText]
 }
 

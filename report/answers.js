@@ -31,7 +31,8 @@ function modelSentences (entries, cores, margin) {
     const [a, b] = some[0].cells
     const over = a.nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''
     const [ma, mb] = [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
-    return `${KINDS[a.kind].store}${where(some[0])}, ${ma}${over} over ${mb}: ${verdictParts(some.map(at), { up: `the ${ma} faster`, down: `the ${mb} faster` }, margin).join('; ')}.`
+    const words = { up: `the ${ma} faster`, down: `the ${mb} faster` }
+    return `${KINDS[a.kind].store}${where(some[0])}, ${ma}${over} over ${mb}: ${verdictParts(some.map(at), words, margin).join('; ')}.`
   })
 }
 

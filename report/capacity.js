@@ -14,6 +14,7 @@ const { latencyLoadChart, regimeMapChart } = require('./chart-capacity')
 const { html, raw } = require('./html-template')
 const { CSS, environment } = require('./page')
 const { summaryTable } = require('./tables')
+const { DIMENSION_COLUMNS } = require('../lib/dimensions')
 const { modelLabel } = require('../lib/kinds')
 const { formatSlo } = require('../lib/slo')
 
@@ -132,7 +133,7 @@ function answerLines (cells, verdicts, slo, env) {
 }
 
 function capacityJson ({ env, slo, margin, cells, verdicts, probes }) {
-  const dims = ['kind', 'nServers', 'nClients', 'ioDelay', 'node', 'asyncApi', 'framework', 'readsPerWrite', 'valueBytes', 'uvThreadpoolSize', 'fsync']
+  const dims = DIMENSION_COLUMNS
   return {
     slo: { text: formatSlo(slo), targets: slo },
     precision: env.options.precision,
@@ -153,7 +154,9 @@ function pageHtml ({ results, cells, verdicts, answers, charts, slo, probes }) {
   const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
   const invalidProbes = probes.filter((p) => p.invalid).length
-  const order = [...answers.filter((a) => a.disagree), ...answers.filter((a) => !a.disagree && a.kind === 'store'), ...answers.filter((a) => !a.disagree && a.kind !== 'store')]
+  const invalidNote = invalidProbes > 0 && `${invalidProbes} probe(s) were invalid: the generator, not the server, was the limit.`
+  const order = [...answers.filter((a) => a.disagree), ...answers.filter((a) => !a.disagree && a.kind === 'store'),
+    ...answers.filter((a) => !a.disagree && a.kind !== 'store')]
   const row = (c) => html`<tr><td>${c.id}</td><td>${c.regime}</td><td class="num">${c.capacity ? fmt(c.capacity.estimate) : '–'}</td>
     <td class="num">${c.capacity ? `${fmt(c.capacity.low)}–${fmt(c.capacity.high)}` : '–'}</td><td class="num">${c.capacity?.n ?? 0}</td>
     <td class="num">${c.closedLoop ? fmt(c.closedLoop.estimate) : '–'}</td>
@@ -178,7 +181,7 @@ latency did not climb window after window. Found by doubling, then bisection to 
 ${(env.options.precision * 100).toFixed(0)}%, then a probe three times as long; one search per cell and round,
 each on a fresh server. A cell's figure is the median over the rounds with its order-statistic interval; a ratio
 is taken within each round whose two searches both ended on the SLO (Hodges–Lehmann estimate, Wilcoxon
-interval, 95%; fewer than 6 such rounds stay undecided). ${invalidProbes > 0 && `${invalidProbes} probe(s) were invalid: the generator, not the server, was the limit.`}</p>
+interval, 95%; fewer than 6 such rounds stay undecided). ${invalidNote}</p>
 </section>
 <section><h2>Charts</h2>
 ${charts.map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>

@@ -3,6 +3,7 @@
 // Used by the report's charts and tables; invalid repeats never enter a figure.
 
 const { KINDS } = require('./read')
+const { CELL_KEYS } = require('../lib/dimensions')
 
 /**
  * The settings columns (uvThreadpoolSize, schedPolicy, ...) that take more than one value. An
@@ -18,7 +19,7 @@ function varyingSettings ({ rows, variants }) {
 /**
  * Groups rows into cells (one per cell id, and per op in a peak summary), sorted by kind,
  * nServers, load and op. A cell's `variant` names the other knobs that vary across the folder;
- * (a setting a cell has no value for is left out); `api` is an async cell's asyncApi when the
+ * (a setting a cell has no value for is left out); `api` is an async cell's fs API (lib/dimensions.js CELL_KEYS) when the
  * folder records it; `aa` is the A/A label ('A', 'B') of a noise-floor cell, '' for every other cell.
  * @param {{ rows: object[], load: string, variants: string[] }} results from readResults
  * @returns {object[]} cells: { id, kind, nServers, load, op, variant, api, aa, oversubscribed, rows, valid }
@@ -32,7 +33,7 @@ function groupCells (results) {
     if (!cells.has(key)) {
       cells.set(key, { id: row.cell, kind: row.kind, nServers: row.nServers, load: row[load],
         op: row.op, variant: varying.filter((c) => row[c] !== null && row[c] !== '').map((c) => `${c}=${row[c]}`).join(', '),
-        api: row.asyncApi || '', aa: row.variant || '',
+        ...Object.fromEntries(Object.entries(CELL_KEYS).map(([key, column]) => [key, row[column] || ''])), aa: row.variant || '',
         oversubscribed: row.oversubscribed, rows: [], valid: [] })
     }
     const cell = cells.get(key)

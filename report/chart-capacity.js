@@ -28,7 +28,8 @@ function latencyLoadChart ({ title, env, slo, cells }) {
     const line = series[series.length - 2] // the p99 line carries the marks
     if (cell.capacity !== null) {
       line.markLine = { silent: true, symbol: 'none', lineStyle: { type: 'solid', color: color(cell.kind), width: 1, opacity: 0.7 },
-        label: { formatter: `${cell.name}: ${Math.round(cell.capacity).toLocaleString('en-US')}`, color: color(cell.kind), fontSize: 11, position: 'insideEndTop' },
+        label: { formatter: `${cell.name}: ${Math.round(cell.capacity).toLocaleString('en-US')}`, color: color(cell.kind),
+          fontSize: 11, position: 'insideEndTop' },
         data: [{ xAxis: cell.capacity }] }
     }
   }

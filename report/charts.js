@@ -31,8 +31,8 @@ function buildCharts (results, cells, { fits = [], crossover = [] } = {}) {
     `Throughput against storage latency: ${groupName(group).replace(/^With /, '')}`, '',
     (title) => crossoverChart({ title, env: results.env, group })), section: 'crossover' }))
   return [...crossing, ...variants.flatMap(({ label, cells: some }, v) => {
-    const charts = results.format === 'peak' ? peakCharts(results.env, some, label) :
-      sweepCharts(results, some, label, fits.filter((f) => f.settings === label && f.fit))
+    const charts = results.format === 'peak' ? peakCharts(results.env, some, label)
+      : sweepCharts(results, some, label, fits.filter((f) => f.settings === label && f.fit))
     const prefix = variants.length > 1 ? `v${v + 1}-` : ''
     return charts.map((chart) => ({ ...chart, file: prefix + chart.file, settings: label }))
   })]

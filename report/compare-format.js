@@ -28,15 +28,20 @@ function summary (result) {
   const covered = Math.min(...cells.flatMap((c) => c.figures.map((f) => f.ratio?.confidence ?? 1)))
   return {
     marked,
-    method: `Ratios are B/A: the median of every B/A pair of valid repeats (Hodges–Lehmann), with an interval ` +
+    method: 'Ratios are B/A: the median of every B/A pair of valid repeats (Hodges–Lehmann), with an interval ' +
       `at ${fixed(confidence * 100, 2)}% each (Bonferroni over ${comparisons} comparisons, so that all hold together ` +
       `with 95%${covered < confidence ? `; with these repeats an interval reaches only ${fixed(covered * 100, 2)}%` : ''}). ` +
       `A figure is marked faster or slower (B against A) when its interval leaves out 1, the same when it lies within ±${Math.round(margin * 100)}%.`,
     verdict: marked.length === 0 ? `No figure changed clearly in the ${cells.length} shared cells.`
-      : `${marked.length} of ${comparisons} figures changed clearly: ${marked.map(({ cell, f }) => `${cell} ${f.name} ${mark(f)} (${formatRatio(f.ratio)})`).join('; ')}.`,
-    verdicts: changed.length === 0 ? `Every verdict the two folders share is the same in both.`
-      : `${changed.length} verdict${changed.length === 1 ? ' differs' : 's differ'}: ${changed.map((v) => `${v.label}: ${v.a.verdict} in A, ${v.b.verdict} in B`).join('; ')}.`,
-    shift: shift === null ? '' : `Across the shared cells, the median B/A of ${cells[0].figures[0].name} is ${fixed(shift, 2)}: a change of machine, load or Node version moves every cell alike.`
+      : `${marked.length} of ${comparisons} figures changed clearly: ` +
+        `${marked.map(({ cell, f }) => `${cell} ${f.name} ${mark(f)} (${formatRatio(f.ratio)})`).join('; ')}.`,
+    verdicts: changed.length === 0 ? 'Every verdict the two folders share is the same in both.'
+      : `${changed.length} verdict${changed.length === 1 ? ' differs' : 's differ'}: ` +
+        `${changed.map((v) => `${v.label}: ${v.a.verdict} in A, ${v.b.verdict} in B`).join('; ')}.`,
+    shift: shift === null
+      ? ''
+      : `Across the shared cells, the median B/A of ${cells[0].figures[0].name} is ${fixed(shift, 2)}: ` +
+        'a change of machine, load or Node version moves every cell alike.'
   }
 }
 
@@ -49,7 +54,7 @@ function compareMarkdown (result) {
   const s = summary(result)
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const cell = (f) => `${ratioText(f)}${mark(f) ? ` **${mark(f)}**` : ''}`
-  const lines = [`# Compare: B/A`, '', `- A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)`,
+  const lines = ['# Compare: B/A', '', `- A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)`,
     `- B: ${b.dir} (${b.env.command}, Node ${b.env.serverNodes.join(', ')}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
       : ['| field | A | B |', '|---|---|---|', ...envDiffs.map((d) => `| ${d.field} | ${d.a} | ${d.b} |`)]),
@@ -71,6 +76,7 @@ function compareHtml (result) {
   const s = summary(result)
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const td = (f) => html`<td class="${mark(f) ? 'changed' : ''}">${ratioText(f)}${mark(f) && html`<br><strong>${mark(f)}</strong>`}</td>`
+  const cellRow = (c) => html`<tr><td>${c.id}</td><td>${num(median(c.figures[0].a))}</td><td>${num(median(c.figures[0].b))}</td>${c.figures.map(td)}</tr>`
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8"><title>Compare ${b.name} / ${a.name}</title>
 <style>body { font: 15px/1.5 system-ui, sans-serif; max-width: 1060px; margin: 0 auto; padding: 20px; color: #222; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ed; text-align: left; }
@@ -85,7 +91,7 @@ td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</sty
 ${verdicts.map((v) => html`<tr><td>${v.label}</td><td>${verdictText(v.a)}</td><td>${verdictText(v.b)}</td></tr>`)}</tbody></table>
 <h2>Shared cells (${cells.length})</h2><p><strong>${s.verdict}</strong> ${s.shift}</p><p class="note">${s.method}</p>
 <table class="cells"><thead><tr><th>cell</th>${heads.map((h) => html`<th>${h}</th>`)}</tr></thead>
-<tbody>${cells.map((c) => html`<tr><td>${c.id}</td><td>${num(median(c.figures[0].a))}</td><td>${num(median(c.figures[0].b))}</td>${c.figures.map(td)}</tr>`)}</tbody></table>
+<tbody>${cells.map(cellRow)}</tbody></table>
 ${onlyA.length + onlyB.length > 0 && html`<p class="note">Only in A: ${onlyA.join(', ') || 'none'}. Only in B: ${onlyB.join(', ') || 'none'}.</p>`}
 </body></html>`}\n`
 }

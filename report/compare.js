@@ -11,6 +11,7 @@ const { MARGIN, judge } = require('./intervals')
 const { unpairedRatio } = require('./unpaired')
 const { comparisons } = require('./comparisons')
 const { compareMarkdown, compareHtml } = require('./compare-format')
+const { ENV } = require('../lib/dimensions')
 
 // What a figure is called, and which way is better; and the metric of the headline verdicts.
 const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', better: 'higher' },
@@ -18,12 +19,16 @@ const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', better: 'higher' },
   { column: 'putP99', name: 'PUT p99', better: 'lower' }]
 const FORMATS = {
   sweep: { figures: FIGURES, metric: 'opsPerSec', what: 'throughput', verdictsFile: 'verdicts.json' },
-  capacity: { figures: [{ column: 'capacity', name: 'capacity req/s', better: 'higher' }, { column: 'closedOpsPerSec', name: 'closed-loop ops/s', better: 'higher' }],
-    metric: 'capacity', what: 'capacity under the SLO', verdictsFile: 'capacity.json' }
+  capacity: {
+    figures: [{ column: 'capacity', name: 'capacity req/s', better: 'higher' },
+      { column: 'closedOpsPerSec', name: 'closed-loop ops/s', better: 'higher' }],
+    metric: 'capacity', what: 'capacity under the SLO', verdictsFile: 'capacity.json'
+  }
 }
 const NODE_SUFFIX = /-node-[^-]+(?=-[AB]$|$)/ // sweep/grid.js cellId: node comes last, before an A/A label
-const ENV_FIELDS = ['node', 'serverNodes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', 'uvThreadpoolSize',
-  'uvUseIoUring', 'schedPolicy', 'command', 'argv', 'gitCommit', 'gitDirty']
+// The shell's values of the dimensions that reach a server in its environment are in env.json too.
+const ENV_FIELDS = ['node', 'serverNodes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', ...Object.keys(ENV),
+  'command', 'argv', 'gitCommit', 'gitDirty']
 const FAMILY_CONFIDENCE = 0.95
 
 class CompareError extends Error {}
@@ -40,7 +45,8 @@ function readFolder (dir) {
   // two folders made on two versions compare cell by cell (the versions are an environment difference).
   const cells = groupCells(results).map((c) => results.env.serverNodes.length === 1 ? { ...c, id: c.id.replace(NODE_SUFFIX, '') } : c)
   const format = FORMATS[results.format]
-  return { dir, name: path.basename(path.resolve(dir)), env: results.env, format: results.format, cells: cells.filter((c) => !c.aa), verdicts: verdictsOf(dir, cells, format) }
+  return { dir, name: path.basename(path.resolve(dir)), env: results.env, format: results.format, cells: cells.filter((c) => !c.aa),
+    verdicts: verdictsOf(dir, cells, format) }
 }
 
 // The folder's verdicts: verdicts.json (capacity.json) where the report wrote one, else made the same way.
@@ -70,7 +76,8 @@ function envDifferences (a, b) {
  * the verdict rule of the report (faster, slower, same within ±margin, undecided).
  * @param {string} dirA
  * @param {string} dirB
- * @returns {object} a, b, what (the headline verdicts' metric in words), figures (the columns compared), envDiffs, cells (id, kind, nServers, load, variant, figures with verdict),
+ * @returns {object} a, b, what (the headline verdicts' metric in words), figures (the columns compared), envDiffs,
+ *   cells (id, kind, nServers, load, variant, figures with verdict),
  *   verdicts (label, a, b: each folder's verdict entry or null), onlyA, onlyB, margin, comparisons, confidence
  * @throws {CompareError} when a folder is not a sweep or capacity results folder, the two differ in that, or they share no cell
  */
@@ -95,7 +102,11 @@ function compareFolders (dirA, dirB) {
     return { id: cellA.id, kind: cellA.kind, nServers: cellA.nServers, load: cellA.load, variant: cellA.variant, figures }
   })
   const labels = [...new Set([...a.verdicts, ...b.verdicts].filter((v) => v.metric === metric).map((v) => v.label))]
-  const verdicts = labels.map((label) => ({ label, a: a.verdicts.find((v) => v.metric === metric && v.label === label) ?? null, b: b.verdicts.find((v) => v.metric === metric && v.label === label) ?? null }))
+  const verdicts = labels.map((label) => ({
+    label,
+    a: a.verdicts.find((v) => v.metric === metric && v.label === label) ?? null,
+    b: b.verdicts.find((v) => v.metric === metric && v.label === label) ?? null
+  }))
   return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
     onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
 }

@@ -27,7 +27,11 @@ const SWEEP_METRICS = ['opsPerSec', 'serverCpuPerReqUs', 'clientCpuPerReqUs']
 function settingsLabel (variant) {
   return variant.split(', ').filter(Boolean).map((pair) => {
     const [key, value] = pair.split('=')
-    if (key === 'ioDelay') return value === 'off' ? 'plain folder' : Number(value) % 1000 === 0 && value !== '0' ? `${value / 1000} ms storage` : `${value} µs storage`
+    if (key === 'ioDelay') {
+      return value === 'off'
+        ? 'plain folder'
+        : Number(value) % 1000 === 0 && value !== '0' ? `${value / 1000} ms storage` : `${value} µs storage`
+    }
     if (key === 'node') return `Node ${value}`
     return pair
   }).join(', ')

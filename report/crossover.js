@@ -5,9 +5,9 @@
 
 const { pairedRatio, judge } = require('./intervals')
 const { KINDS, isMultiProcess } = require('../lib/kinds')
+const { LINE_DIMENSIONS: LINE_SETTINGS, valueLabel } = require('../lib/dimensions')
 
-// The settings that make a line of its own in a crossover chart; ioDelay is the x axis.
-const LINE_SETTINGS = ['uvUseIoUring', 'uvThreadpoolSize']
+// LINE_SETTINGS make a line of their own in a crossover chart; ioDelay is the x axis.
 
 /** 'off' (a plain folder) first, then the delays in µs. */
 function delayOrder (a, b) {
@@ -21,8 +21,7 @@ const ratio = (a, b) => pairedRatio(a, b, 'opsPerSec')
 function lineOf (cell, varying) {
   const base = KINDS[cell.kind].store === 'async' ? `async${cell.api ? ` (${cell.api})` : ''}` : 'sync'
   const first = cell.rows[0]
-  const extra = varying.map((s) => (s === 'uvUseIoUring' ? (first[s] ? 'io_uring' : 'thread pool')
-    : `pool ${first[s]}`))
+  const extra = varying.map((s) => valueLabel(s, first[s]))
   return [base, ...extra].join(', ')
 }
 

@@ -186,4 +186,6 @@ function isPrecise (ratio, margin = MARGIN) {
   return Boolean(ratio && !ratio.few && ratio.confidence >= CONFIDENCE && ratio.high / ratio.low < 1 + margin)
 }
 
-module.exports = { medianInterval, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, median, CONFIDENCE, MARGIN }
+module.exports = {
+  medianInterval, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, median, CONFIDENCE, MARGIN
+}

@@ -36,7 +36,7 @@ function compareModels (cells) {
   const groups = new Map()
   for (const cell of multi) {
     const { store, model } = KINDS[cell.kind]
-    // An async cell's fs API (asyncApi) keeps its own group: callback and promise are not compared.
+    // An async cell's fs API keeps its own group: callback and promise are not compared.
     const key = [store, cell.api, cell.nServers, cell.load, cell.variant].join('|')
     if (!groups.has(key)) groups.set(key, { store, api: cell.api, nServers: cell.nServers, load: cell.load, settings: cell.variant, byModel: {}, ratios: {} })
     groups.get(key).byModel[model] = cell
@@ -74,13 +74,15 @@ function modelsSection ({ models, groups }) {
   }
   const ratioCell = (r, m) => {
     if (!r) return html`<td class="empty">–</td>`
-    return html`<td>${r.estimate.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}]<br><span class="verdict">${verdictOf(r, LABEL[m], 'cluster')[0]}</span></td>`
+    const verdict = verdictOf(r, LABEL[m], 'cluster')[0]
+    return html`<td>${r.estimate.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}]<br><span class="verdict">${verdict}</span></td>`
   }
+  const haproxyNote = '(single-process servers behind HAProxy, which spreads requests)'
   return html`<section><h2>Process models side by side</h2>
     <p>The same store, process count and load under each process model: <em>cluster</em> (a
     node:cluster primary hands connections to its workers), <em>reusePort</em> (independent
     processes each bind the port with SO_REUSEPORT and the kernel spreads connections; no primary
-    in the path), <em>HAProxy</em> (single-process servers behind HAProxy, which spreads requests). Throughput is the median of the valid rounds with its 95% interval; shares are
+    in the path), <em>HAProxy</em> ${haproxyNote}. Throughput is the median of the valid rounds with its 95% interval; shares are
     each process's median part of the requests, largest first; fairness is Jain's index (1: even).
     A connection stays with the process that accepted it, so with few client connections the
     shares show how the model spread them.</p>

@@ -8,6 +8,7 @@ const { medianTable, summaryTable } = require('./tables')
 const { firstScreen, matricesSection } = require('./sections')
 const { runSection } = require('./run-section')
 const { MAX_INTERFERENCE } = require('../lib/interference')
+const { ENV } = require('../lib/dimensions')
 const { uslSection } = require('./usl-section')
 const { storageAnswerSection } = require('./answer-storage')
 const { answersSection } = require('./answers')
@@ -89,7 +90,8 @@ ${analysis?.placement && placementSection(analysis.placement)}
 ${analysis?.versions && versionsSection(analysis.versions)}
 <section><h2>Environment</h2>${environment(env)}</section>
 <section><h2>Charts</h2>
-${charts.filter((c) => !c.section || c.section === 'crossover').map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
+${charts.filter((c) => !c.section || c.section === 'crossover')
+  .map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
 ${analysis && uslSection(results, analysis.fits, section(charts, 'usl'))}
 ${section(charts, 'candles').length > 0 && html`<section id="candles"><h2>Per client process: the historic candlesticks</h2>
 <p>What the historic benchmark charted from its CSV: for each client process and operation, a candle
@@ -156,7 +158,7 @@ function environment (env) {
     ['Cores', env.cpus], ['CPU model', env.cpuModel],
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
     ['OS', `${env.platform} ${env.release}`],
-    ['UV_THREADPOOL_SIZE', env.uvThreadpoolSize], ['UV_USE_IO_URING', env.uvUseIoUring], ['Sched policy', env.schedPolicy],
+    ...Object.entries(ENV).map(([name, variable]) => [variable, env[name]]), // the shell's, unless a cell sets them
     ['Git commit', env.gitCommit && `${env.gitCommit}${env.gitDirty ? ' (with uncommitted changes)' : ''}`],
     ['Command line', env.argv.join(' ')], ['Seed', env.seed],
     ['Started', env.startedAt], ['Finished', env.finishedAt]]

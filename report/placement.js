@@ -36,7 +36,8 @@ function comparePlacement (cells) {
   const cores = cells.filter((c) => settingsOf(c).get('cpuset') === 'split').map((split) => {
     const shared = cells.find((c) => c.kind === split.kind && same(c, split) && c.api === split.api &&
       settingsOf(c).get('cpuset') === 'shared' && without(c, 'cpuset') === without(split, 'cpuset'))
-    return shared && { kind: split.kind, nServers: split.nServers, load: split.load, settings: without(split, 'cpuset'), split, shared, ratio: pairedRatio(split, shared) }
+    return shared && { kind: split.kind, nServers: split.nServers, load: split.load, settings: without(split, 'cpuset'), split, shared,
+      ratio: pairedRatio(split, shared) }
   }).filter(Boolean)
   const rtts = cells.filter((c) => KINDS[c.kind].store === 'sync' && settingsOf(c).has('rtt')).flatMap((s) => {
     const other = kindOf('async', KINDS[s.kind].model)
@@ -60,7 +61,8 @@ function placementAnswers ({ balancers, cores, rtts }) {
   const lines = []
   for (const b of balancers.filter((e) => e.ratio)) {
     const [verdict] = verdictOf(b.ratio, 'HAProxy', 'cluster')
-    lines.push(`${b.lb.kind} over ${b.cluster.kind} (${where(b)}): ${formatRatio(b.ratio)}, ${verdict}; HAProxy spent ${b.balancerUs == null ? '?' : fixed(b.balancerUs, 0)} µs of CPU per request` +
+    lines.push(`${b.lb.kind} over ${b.cluster.kind} (${where(b)}): ${formatRatio(b.ratio)}, ${verdict}; ` +
+      `HAProxy spent ${b.balancerUs == null ? '?' : fixed(b.balancerUs, 0)} µs of CPU per request` +
       `, fairness ${fixed(b.lb.telemetry.fairness ?? NaN, 2)} against ${fixed(b.cluster.telemetry.fairness ?? NaN, 2)}.`)
   }
   for (const c of cores.filter((e) => e.ratio)) {
@@ -73,7 +75,8 @@ function placementAnswers ({ balancers, cores, rtts }) {
   }
   for (const some of groups.values()) {
     const r = some[0]
-    lines.push(`sync/async (${r.model}${r.api ? `, async ${r.api}` : ''}, ${where(r)}) by round trip: ${some.map((e) => `${e.rtt} ms ${formatRatio(e.ratio)}`).join('; ')}.`)
+    lines.push(`sync/async (${r.model}${r.api ? `, async ${r.api}` : ''}, ${where(r)}) by round trip: ` +
+      `${some.map((e) => `${e.rtt} ms ${formatRatio(e.ratio)}`).join('; ')}.`)
   }
   return lines
 }
@@ -87,7 +90,10 @@ function placementSection (placement) {
   const { balancers, cores, rtts } = placement
   if (balancers.length + cores.length + rtts.length === 0) return ''
   const answers = placementAnswers(placement)
-  const ratioCell = (r, up, down) => (r ? html`<td>${formatRatio(r)}<br><span class="verdict">${verdictOf(r, up, down)[0]}</span></td>` : html`<td class="empty">–</td>`)
+  const ratioCell = (r, up, down) => (r
+    ? html`<td>${formatRatio(r)}<br><span class="verdict">${verdictOf(r, up, down)[0]}</span></td>`
+    : html`<td class="empty">–</td>`)
+  const rttHeads = ['model', 'nServers', 'nClients', 'settings', 'rtt ms', 'sync / async']
   return html`<section id="placement"><h2>Balancer, cores and round trips</h2>
     ${answers.length > 0 ? html`<ul class="answers">${answers.map((a) => html`<li>${a}</li>`)}</ul>` : html`<p>No comparison has a valid pair yet.</p>`}
     ${balancers.length > 0 && html`<h3>HAProxy in front of single-process servers, against node:cluster</h3>
@@ -113,7 +119,7 @@ function placementSection (placement) {
     ${rtts.length > 0 && html`<h3>The sync/async ratio by round trip</h3>
     <p>Above 1 sync is faster. A round trip adds the same wait to every request of both kinds, so
     it pulls the ratio towards 1 unless the server, not the network, sets the pace.</p>
-    <div class="scroll"><table><thead><tr><th>model</th><th>nServers</th><th>nClients</th><th>settings</th><th>rtt ms</th><th>sync / async</th></tr></thead><tbody>
+    <div class="scroll"><table><thead><tr>${rttHeads.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>
     ${rtts.map((r) => html`<tr><td>${r.model}</td><td class="num">${r.nServers}</td><td class="num">${r.load}</td><td>${r.settings}</td>
       <td class="num">${r.rtt}</td>${ratioCell(r.ratio, 'sync', 'async')}</tr>`)}</tbody></table></div>`}
     </section>`

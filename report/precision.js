@@ -30,7 +30,8 @@ function precision (dir, margin) {
     .map((e) => e.ratio.high / e.ratio.low - 1)
     .reduce((a, b) => Math.max(a, b), 0)
   const summary = entries.length === 0 ? 'no comparison yet'
-    : `${entries.length - open.length} of ${entries.length} intervals narrow enough to decide (under ${margin * 100}% wide; the widest ${(widest * 100).toFixed(1)}%)`
+    : `${entries.length - open.length} of ${entries.length} intervals narrow enough to decide ` +
+      `(under ${margin * 100}% wide; the widest ${(widest * 100).toFixed(1)}%)`
   return { precise: entries.length > 0 && open.length === 0, summary, open, needed: (id) => unsure.has(id) || !compared.has(id) }
 }
 

@@ -6,32 +6,14 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { parse } = require('csv-parse/sync')
 const { KIND_NAMES: KINDS } = require('../lib/kinds')
+const { SUMMARY, TEXT_COLUMNS: DIMENSION_TEXT } = require('../lib/dimensions')
 
-// Columns each summary.csv format must have; later columns may be appended and are kept as text.
+// Columns each summary.csv format must have (sweep and capacity: lib/dimensions.js SUMMARY); later
+// columns may be appended and are kept as text.
+const fromSummary = ({ columns, required, variants, load }) => ({ columns: required, optional: columns.filter((c) => !required.includes(c)), variants, load })
 const FORMATS = {
-  sweep: {
-    columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize',
-      'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed', 'valid', 'reason',
-      'wallTimeMs', 'opsPerSec', 'getMean', 'getP50', 'getP99', 'getMax', 'putMean', 'putP50',
-      'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json'],
-    // Appended later: typed when present, null (variant '') in older folders.
-    optional: ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization',
-      'workerShares', 'fairness', 'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
-      'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
-      'node', 'v8', 'uv', 'framework', 'balance', 'balancerRequests', 'balancerFairness', 'balancerCpuPerReqUs',
-      'cpuset', 'serverCpus', 'clientCpus', 'hosts', 'rtt', 'rttMethod', 'rttMeasuredUs'],
-    load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node',
-      'balance', 'cpuset', 'hosts', 'rtt']
-  },
-  capacity: {
-    columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'valid', 'reason', 'capacity', 'capacityLow',
-      'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds'],
-    optional: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed', 'variant', 'fsync', 'ioDelay',
-      'ioDepth', 'asyncApi', 'uvUseIoUring', 'framework', 'node', 'v8', 'uv', 'balance', 'rtt'],
-    load: 'nClients',
-    variants: ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'fsync', 'ioDelay', 'ioDepth', 'uvUseIoUring', 'framework', 'node', 'balance', 'rtt']
-  },
+  sweep: fromSummary(SUMMARY.sweep),
+  capacity: fromSummary(SUMMARY.capacity),
   peak: {
     columns: ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration',
       'pipelining', 'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors',
@@ -42,9 +24,8 @@ const FORMATS = {
   }
 }
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
-const TEXT_COLUMNS = new Set(['cell', 'schedPolicy', 'readsPerWrite', 'reason', 'json', 'op',
-  'variant', 'workerShares', 'ioDelay', 'asyncApi', 'fsync', 'node', 'v8', 'uv', 'framework', 'balance',
-  'cpuset', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'limit'])
+const TEXT_COLUMNS = new Set([...DIMENSION_TEXT, 'cell', 'reason', 'json', 'op', 'variant', 'workerShares', 'v8', 'uv',
+  'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'limit'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

@@ -24,7 +24,8 @@ function runCharts (results, { verdicts, margin }) {
   if (results.passes.length > 0) {
     const title = 'What else used the machine, pass by pass, beside each cell\'s throughput'
     const maxInterference = env.options?.maxInterference ?? MAX_INTERFERENCE
-    charts.push({ file: 'interference.svg', title, section: 'run', svg: interferenceChart({ title, env, maxInterference, passes: results.passes, windows: results.windows }) })
+    charts.push({ file: 'interference.svg', title, section: 'run',
+      svg: interferenceChart({ title, env, maxInterference, passes: results.passes, windows: results.windows }) })
   }
   const byCell = new Map()
   for (const row of results.rows.filter((r) => r.valid && r.json)) byCell.set(row.cell, [...(byCell.get(row.cell) ?? []), row])

@@ -78,6 +78,7 @@ function matricesSection (results, { verdicts }) {
   const cores = results.env.cpus
   const settings = [...new Set(ops.map((e) => e.cells[0].variant))]
   const api = (e) => (e.cells[1].api && e.cells[1].api !== e.cells[0].api ? `, async ${e.cells[1].api}` : '')
+  const modelKey = (e) => `${KINDS[e.cells[0].kind].store} over ${modelLabel(e.cells[1].kind, e.cells[1].nServers)}, nClients ${e.cells[0].load}`
   const group = (g) => {
     const store = ops.filter((e) => e.kind === 'store' && e.cells[0].variant === g)
     const model = ops.filter((e) => e.kind === 'model' && e.cells[0].variant === g)
@@ -85,7 +86,7 @@ function matricesSection (results, { verdicts }) {
       ${store.length > 0 && html`<p class="caption">Sync over async (above 1: sync is faster), by nClients and process model</p>
       <div class="scroll">${matrix(store, (e) => `${e.cells[0].load}${api(e)}`, 'nClients', cores)}</div>`}
       ${model.length > 0 && html`<p class="caption">A process model over another of the same store (the column's over the one named in each entry)</p>
-      <div class="scroll">${matrix(model, (e) => `${KINDS[e.cells[0].kind].store} over ${modelLabel(e.cells[1].kind, e.cells[1].nServers)}, nClients ${e.cells[0].load}`, 'comparison', cores)}</div>`}`
+      <div class="scroll">${matrix(model, modelKey, 'comparison', cores)}</div>`}`
   }
   return html`<section id="matrices"><h2>Every verdict by process count</h2>
     <p>Each entry is a throughput ratio taken within each round. ⚠ marks a comparison with a

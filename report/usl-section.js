@@ -28,7 +28,6 @@ function fitScaling (cells) {
   }).sort((a, b) => a.load - b.load)
 }
 
-
 function formatPeak (fit, nMax, cores) {
   if (fit.peakN === Infinity) return 'no peak (κ = 0)'
   if (fit.peakN <= 1) return '1: every added process costs throughput'

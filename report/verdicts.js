@@ -84,7 +84,8 @@ function verdictOf (r, faster, slower, { margin = MARGIN, better = 'higher' } = 
 /**
  * What the intervals of some ratios rest on: their rounds and the confidence that gives.
  * @param {Array<object|null>} ratios
- * @returns {string} e.g. "10 rounds: each interval is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at 95.1% confidence"
+ * @returns {string} e.g. "10 rounds: each interval is the Hodges–Lehmann estimate of the per-round ratios with its
+ *   Wilcoxon signed-rank interval, at 95.1% confidence"
  */
 function roundsNote (ratios) {
   const some = ratios.filter((r) => r && !r.few)
@@ -93,7 +94,8 @@ function roundsNote (ratios) {
   const confidence = Math.min(...some.map((r) => r.confidence))
   const rounds = ns.length === 1 ? `${ns[0]} rounds` : `${ns[0]}–${ns[ns.length - 1]} rounds`
   const weak = confidence < 0.95 ? ` (below 95%: ${ns[0]} rounds are too few; 6 are the fewest that reach it, and no verdict is given below it)` : ''
-  return `${rounds}: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at ${fixed(confidence * 100, 1)}% confidence or more${weak}`
+  return `${rounds}: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, ` +
+    `at ${fixed(confidence * 100, 1)}% confidence or more${weak}`
 }
 
 module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, plural, pct }

@@ -32,7 +32,9 @@ function versionTables ({ versions, groups, findings }) {
         ...g.kinds.map((k) => { const c = cells[k]?.telemetry.serverCpuPerReqUs; return c == null ? '–' : n0(c) }),
         ...pairs.map(([a]) => finding(g, a, 'serverCpuPerReqUs', v.node)),
         ...g.kinds.map((k) => (v.node === oldest ? '1' : speedup(overOldest(g, versions, v.node, k), `${v.node} faster`, `${oldest} faster`))),
-        ...g.kinds.map((k) => (v.node === oldest ? '1' : speedup(overOldest(g, versions, v.node, k, 'serverCpuPerReqUs'), `${oldest} cheaper`, `${v.node} cheaper`)))]
+        ...g.kinds.map((k) => (v.node === oldest
+          ? '1'
+          : speedup(overOldest(g, versions, v.node, k, 'serverCpuPerReqUs'), `${oldest} cheaper`, `${v.node} cheaper`)))]
     })
     const title = `nServers ${g.nServers}, nClients ${g.load}${g.rest ? `, ${g.rest}` : ''}`
     return { title, head, rows }
@@ -43,7 +45,8 @@ function versionTables ({ versions, groups, findings }) {
     return p.ratio ? `${ratioText(p.ratio)} ${p.verdict.text}` : '–'
   }
   const lines = findings.map((f) => {
-    const what = `${f.measure.swap ? `${f.b} over ${f.a}` : `${f.a} over ${f.b}`} in ${f.measure.name} (${MODEL[KINDS[f.a].model]}, nServers ${f.group.nServers}, nClients ${f.group.load}${f.group.rest ? `, ${f.group.rest}` : ''})`
+    const what = `${f.measure.swap ? `${f.b} over ${f.a}` : `${f.a} over ${f.b}`} in ${f.measure.name} ` +
+      `(${MODEL[KINDS[f.a].model]}, nServers ${f.group.nServers}, nClients ${f.group.load}${f.group.rest ? `, ${f.group.rest}` : ''})`
     if (f.holds) return `${what}: ${f.verdict} on every ${f.over.length === versions.length ? 'version' : 'supported line'} (${f.over.join(', ')})`
     const per = f.per.map((p) => `${p.node} ${p.ratio ? ratioText(p.ratio) : ''} ${p.verdict.text}`.replace(/\s+/g, ' '))
     return `${what}: not the same clear verdict on every ${f.over.length === versions.length ? 'version' : 'supported line'}: ${per.join('; ')}`

@@ -26,7 +26,8 @@ const older = (a, b) => { const [x, y] = [parseVersion(a), parseVersion(b)]; ret
  */
 function versionVerdict (r, above, below) {
   const verdict = judge(r)
-  const text = { faster: above, slower: below, same: 'the same within ±5%', undecided: 'undecided', few: r ? 'one round: no interval' : 'no valid round' }[verdict]
+  const text = { faster: above, slower: below, same: 'the same within ±5%', undecided: 'undecided',
+    few: r ? 'one round: no interval' : 'no valid round' }[verdict]
   return { text, clear: verdict === 'faster' || verdict === 'slower' }
 }
 

@@ -61,8 +61,10 @@ const waitFor = (promise, ms) => new Promise((resolve) => {
 /**
  * Mounts backing at mountpoint through delayfs: every read and write waits ioDelay µs, at most
  * ioDepth of them at once.
- * @param {{ backing: string, mountpoint: string, ioDelay: number, ioDepth?: number, log?: function(string): void, readyTimeoutMs?: number, stopTimeoutMs?: number }} options
- * @returns {Promise<{ pid: number, mountpoint: string, backing: string, exited: Promise<object>, stats: function(): Promise<object>, unmount: function(): Promise<object|null> }>}
+ * @param {{ backing: string, mountpoint: string, ioDelay: number, ioDepth?: number, log?: function(string): void,
+ *   readyTimeoutMs?: number, stopTimeoutMs?: number }} options
+ * @returns {Promise<{ pid: number, mountpoint: string, backing: string, exited: Promise<object>,
+ *   stats: function(): Promise<object>, unmount: function(): Promise<object|null> }>}
  *   unmount() resolves with the counters the daemon printed as it exited, or null if it was killed
  */
 async function mountDelayFs ({ backing, mountpoint, ioDelay, ioDepth = 64, log = stderrLog, readyTimeoutMs = 10000, stopTimeoutMs = 5000 }) {

@@ -3,11 +3,11 @@
 // any other cell; how far apart they land is the noise floor. Set by --aa=KIND:nServers:nClients.
 
 const os = require('node:os')
-const { SCHEMA } = require('../lib/config')
+const { SCHEMA, ValueError, refuse } = require('../lib/config')
 const { KINDS, isMultiProcess } = require('../lib/kinds')
 
 const VARIANTS = ['A', 'B']
-const FORM = 'must be off or KIND:nServers:nClients (e.g. async-cluster:2:4)'
+const FORM = 'off or KIND:nServers:nClients (e.g. async-cluster:2:4)'
 
 /**
  * The A/A cell the sweep command runs unless --aa=off: async-cluster, min(2, cores) workers, 4 clients.
@@ -18,26 +18,28 @@ function defaultAa () {
 }
 
 /**
- * Validates --aa (a lib/config.js validator: returns the value or throws a phrase).
+ * Validates --aa (a lib/config.js validator: returns the value or throws a ValueError).
  * @param {string} text off, or KIND:nServers:nClients (nServers may be auto)
  * @returns {{ kind: string, nServers: number, nClients: number } | null} null for off
  */
 function parseAa (text) {
   if (text === 'off') return null
   const parts = String(text).split(':')
-  if (parts.length !== 3) throw FORM
+  if (parts.length !== 3) refuse(`must be ${FORM}`)
   const [kind, nServers, nClients] = parts
-  if (!Object.hasOwn(KINDS, kind)) throw `${FORM}; KIND must be one of ${Object.keys(KINDS).join(', ')}`
+  if (!Object.hasOwn(KINDS, kind)) refuse(`must be ${FORM}; KIND must be one of ${Object.keys(KINDS).join(', ')}`)
   const check = (name, value) => {
     try {
       return SCHEMA[name](value)
     } catch (why) {
-      throw `${FORM}; its ${name} ${why}`
+      if (!(why instanceof ValueError)) throw why
+      refuse(`must be ${FORM}; its ${name} ${why.message}`)
     }
   }
   const servers = check('nServers', nServers)
   return { kind, nServers: isMultiProcess(kind) ? servers : 1, nClients: check('nClients', nClients) }
 }
+parseAa.takes = FORM
 
 /**
  * The two variants of the A/A cell, each with the first value of every other dimension.

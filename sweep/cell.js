@@ -6,6 +6,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
+const { SUMMARY, dimensionRow } = require('../lib/dimensions')
 const { formatHgrm, decodeHistogram } = require('../lib/hgrm')
 const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer } = require('./harness')
@@ -14,16 +15,7 @@ const { writeText } = require('./results')
 const { connectRun } = require('./placement')
 
 const CLIENT = path.join(ROOT, 'client')
-const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'uvThreadpoolSize', 'schedPolicy',
-  'readsPerWrite', 'valueBytes', 'oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPerSec', 'getMean',
-  'getP50', 'getP99', 'getMax', 'putMean', 'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json',
-  // Appended columns: readers go by header name.
-  'variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness',
-  'clientCpuPerReqUs', 'serverCpuPerReqUs', 'clientBound', 'fsync',
-  'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs',
-  'node', 'v8', 'uv', 'framework',
-  'balance', 'balancerRequests', 'balancerFairness', 'balancerCpuPerReqUs', 'cpuset', 'serverCpus', 'clientCpus',
-  'hosts', 'rtt', 'rttMethod', 'rttMeasuredUs']
+const COLUMNS = SUMMARY.sweep.columns // lib/dimensions.js: the dimensions' columns, then the figures
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [
@@ -36,7 +28,12 @@ const TABLE = [
   { title: 'loop busy', key: 'meanUtilization', digits: 2 },
   { title: 'fairness', key: 'fairness', digits: 2 }
 ]
-const MARKS = [{ key: 'clientBound', symbol: '*', note: `client-bound in most valid repeats: the client used more CPU per request than the server, whose event loops were busy < ${BUSY_UTILIZATION * 100}% of the time` }]
+const MARKS = [{
+  key: 'clientBound',
+  symbol: '*',
+  note: 'client-bound in most valid repeats: the client used more CPU per request than the server, ' +
+    `whose event loops were busy < ${BUSY_UTILIZATION * 100}% of the time`
+}]
 
 function readJsonOrNull (file) {
   try {
@@ -104,7 +101,12 @@ function runProblem (client, json, log, timeoutMs) {
  */
 function jsonFigures (json, { storageStart = null, storageEnd = null, requests } = {}) {
   requests ??= json ? json.operations.completed + json.operations.failed + json.warmup.operations : 0
-  return { ...(json && measures(json)), ...costFigures(json), ...balancerColumns(json), ...(storageStart && storageFigures(storageStart, storageEnd, requests)) }
+  return {
+    ...(json && measures(json)),
+    ...costFigures(json),
+    ...balancerColumns(json),
+    ...(storageStart && storageFigures(storageStart, storageEnd, requests))
+  }
 }
 
 /** Why the server ran another Node than the cell's, or ''. */
@@ -124,26 +126,11 @@ function rowOf ({ cell, repeat, order }, fields) {
     cell: cell.id,
     repeat,
     order,
-    kind: cell.kind,
-    nServers: cell.nServers,
-    nClients: cell.nClients,
-    uvThreadpoolSize: cell.uvThreadpoolSize,
-    schedPolicy: cell.schedPolicy,
-    readsPerWrite: cell.readsPerWrite,
-    valueBytes: Buffer.byteLength(cell.config.value),
-    fsync: cell.fsync,
+    ...dimensionRow(cell),
     oversubscribed: cell.nServers > os.availableParallelism(),
     variant: cell.variant ?? '',
-    ioDelay: cell.ioDelay,
-    ioDepth: cell.ioDepth,
-    asyncApi: cell.asyncApi,
-    uvUseIoUring: cell.uvUseIoUring,
-    framework: cell.framework,
-    node: cell.node,
     v8: cell.v8,
     uv: cell.uv,
-    balance: cell.balance ?? '',
-    rtt: cell.rtt ?? 0,
     ...fields
   }
 }

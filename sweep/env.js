@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
-const { describeEnv, uvThreadpoolSize, schedPolicy, SCHED_POLICY_DEFAULT } = require('../lib/env')
+const { describeEnv, SCHED_POLICY_DEFAULT } = require('../lib/env')
 
 function git (args) {
   try {

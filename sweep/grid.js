@@ -3,31 +3,27 @@
 // cell's config, the A/A cell's two variants (sweep/aa.js), and cell ids.
 
 const crypto = require('node:crypto')
-const { loadConfig, ConfigError, SCHEMA, int, str, bool } = require('../lib/config')
+const { loadConfig, ConfigError, rule, refuse, checked, int, str, bool, oneOf } = require('../lib/config')
 const { KINDS, KIND_NAMES, isMultiProcess, kindProblem } = require('../lib/kinds')
-const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('../lib/env')
+const { VALIDATORS, SUFFIXES, MOOT, CONFIG_KEYS, firstValues } = require('../lib/dimensions')
+const { nodeSpec } = require('../lib/node-versions')
 const { defaultAa, parseAa, aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
-const { nodeSpec, resolveNodes, resolveClientNode } = require('./nodes')
+const { resolveNodes, resolveClientNode } = require('./nodes')
 const { supportedLts } = require('../lib/node-lines')
 const { checkFuse } = require('../storage')
-const { placementProblem, hostsOption, rttValue, cpusetValue } = require('./placement')
-const { BALANCE } = require('../balancer/haproxy-config')
+const { placementProblem, hostsOption } = require('./placement')
 const { MAX_INTERFERENCE } = require('../lib/interference')
 const { MARGIN } = require('../report/intervals')
 const { parseSlo } = require('../lib/slo')
 
-const MAX_IO_DELAY_US = 10000000
-const kind = (v) => {
-  if (!KIND_NAMES.includes(v)) throw `must be one of ${KIND_NAMES.join(', ')}`
-  return v
-}
+const kind = oneOf(...KIND_NAMES)
 
 /** Flags every command that runs cells takes (validators, as lib/config.js's `extra`). */
 const RUN_OPTIONS = {
   rounds: int(1, 1000),
-  repeats: () => { throw 'is now --rounds (rounds hold every cell once)' },
+  repeats: () => refuse('is now --rounds (rounds hold every cell once)'),
   seed: int(0, 2 ** 32 - 1),
   results: str,
   readyTimeout: int(1),
@@ -35,16 +31,14 @@ const RUN_OPTIONS = {
 }
 const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false, hosts: 'local' } // and a random seed
 // A duration: seconds, or a number with s, m or h.
-const duration = (v) => {
+const duration = rule('a duration above 0 such as 90, 90s, 2m or 1.5h', (v) => {
   const m = /^(\d+(?:\.\d+)?)(s|m|h)?$/.exec(String(v))
-  if (!m || Number(m[1]) <= 0) throw 'must be a duration above 0 such as 90, 90s, 2m or 1.5h'
-  return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? 's']
-}
-const share = (low, high) => (v) => {
+  return m && Number(m[1]) > 0 ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? 's'] : undefined
+})
+const share = (low, high) => rule(`a number above ${low} and at most ${high}`, (v) => {
   const n = Number(v)
-  if (String(v).trim() === '' || !Number.isFinite(n) || n <= low || n > high) throw `must be a number above ${low} and at most ${high}`
-  return n
-}
+  return String(v).trim() !== '' && Number.isFinite(n) && n > low && n <= high ? n : undefined
+})
 // The interleaved commands' own flags (sweep/rounds.js, sweep/passes.js).
 const ROUND_OPTIONS = {
   maxRounds: int(1, 10000),
@@ -57,44 +51,16 @@ const ROUND_OPTIONS = {
   restartEvery: int(0)
 }
 // The capacity command's own flags (sweep/capacity/).
-const rateList = (v) => String(v).split(',').map((part) => {
-  if (!/^\d+$/.test(part) || Number(part) < 1) throw `must be a comma list of rates in requests per second (whole numbers above 0), got ${JSON.stringify(part)}`
+const RATES = 'a comma list of rates in requests per second (whole numbers above 0)'
+const rateList = Object.assign((v) => String(v).split(',').map((part, k, parts) => {
+  if (!/^\d+$/.test(part) || Number(part) < 1) refuse(`must be ${RATES}${parts.length > 1 ? `, got ${JSON.stringify(part)} in it` : ''}`)
   return Number(part)
-})
+}), { takes: RATES })
 const CAPACITY_OPTIONS = { slo: parseSlo, precision: share(0, 1), startRate: int(1, 1000000), endRate: int(1, 1000000), probe: int(1, 60), rates: rateList }
 const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, ...CAPACITY_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
 const CELL_TIMEOUT_MS = 300000
-const SWEEP_LISTS = {
-  kinds: kind,
-  nServers: SCHEMA.nServers,
-  nClients: SCHEMA.nClients,
-  uvThreadpoolSize: int(1, 1024),
-  schedPolicy: (v) => { if (v !== 'rr' && v !== 'none') throw 'must be rr or none'; return v },
-  readsPerWrite: SCHEMA.readsPerWrite,
-  valueBytes: int(1),
-  // Storage latency (storage/): off is a plain folder, a number of µs a FUSE layer that waits so long.
-  ioDelay: (v) => {
-    if (v === 'off') return v
-    if (!/^\d+$/.test(v) || Number(v) > MAX_IO_DELAY_US) throw `must be off or an integer number of µs from 0 to ${MAX_IO_DELAY_US}`
-    return Number(v)
-  },
-  ioDepth: int(1, 4096),
-  asyncApi: SCHEMA.asyncApi,
-  framework: SCHEMA.framework,
-  uvUseIoUring: (v) => { if (v !== '0' && v !== '1') throw 'must be 0 or 1'; return Number(v) },
-  fsync: SCHEMA.fsync,
-  node: nodeSpec,
-  // Where the processes run (sweep/placement.js) and how HAProxy balances (the -lb kinds).
-  cpuset: cpusetValue,
-  rtt: rttValue,
-  balance: (v) => { if (!BALANCE.includes(v)) throw `must be one of ${BALANCE.join(', ')}`; return v }
-}
-// The optional dimensions, and the suffix they add to a cell id when they are given.
-const SUFFIXES = { uvThreadpoolSize: 'uv', schedPolicy: 'sp-', readsPerWrite: 'rpw', valueBytes: 'v', ioDelay: 'd', ioDepth: 'qd', asyncApi: 'api-', framework: 'fw-', uvUseIoUring: 'iou', fsync: 'fs-', node: 'node-', cpuset: 'cpu-', rtt: 'rtt', balance: 'lb-' }
-// Dimensions that mean nothing for some cells, which get '' instead, so they are not run twice:
-// the async API for a sync kind, the queue depth for a plain folder.
-const MOOT = { asyncApi: (c) => KINDS[c.kind].store === 'sync', ioDepth: (c) => c.ioDelay === 'off', balance: (c) => KINDS[c.kind].model !== 'lb' }
-const IO_DEPTH_DEFAULT = 64
+// The list flags: one per dimension of lib/dimensions.js.
+const SWEEP_LISTS = VALIDATORS
 // The FUSE slice quick adds: sync and async in one process, at a plain folder and 1 ms storage.
 const QUICK_SLICE = { kinds: ['sync', 'async'], nServers: [1], nClients: [2], ioDelay: ['off', 1000] }
 // A sync server handles one request at a time per process: no two PUTs can share a flush.
@@ -112,7 +78,8 @@ const INTERLEAVED_FLAGS = ['--warmup=1', '--keepAliveTimeout=3600000']
 const PRESETS = {
   sweep: { lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, flags: INTERLEAVED_FLAGS, aa: defaultAa,
     rounds: { ...ROUNDS, rounds: 6, budget: 1800, window: 200, passes: 5 } },
-  quick: { lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED_FLAGS, '--concurrency=2'], aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: QUICK_SLICE,
+  quick: { lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED_FLAGS, '--concurrency=2'],
+    aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: QUICK_SLICE,
     rounds: { ...ROUNDS, rounds: 8, budget: 105, window: 200, passes: 8 } },
   run: { lists: {}, flags: [], aa: () => null, rounds: { rounds: 1 } },
   // Capacity (sweep/capacity/): the 4 base kinds at a plain folder and 1 ms storage, each on a fresh
@@ -151,11 +118,7 @@ function cellId (cell, optional) {
 }
 
 function runKindOf (name) {
-  try {
-    return kind(name)
-  } catch (why) {
-    throw new ConfigError(`run KIND: KIND ${why}, got ${JSON.stringify(name)}`)
-  }
+  return checked('run KIND: KIND', kind, name)
 }
 
 /** `value` repeated or cut to `bytes` bytes, so payload size can vary while its text stays alike. */
@@ -172,7 +135,8 @@ function planSlice ({ slice }, lists) {
   // A slice of named kinds gives way to --kinds; every slice to --ioDelay.
   if (!slice || lists.ioDelay || (lists.kinds && slice.kinds)) return { slice: null, notes: [] }
   const why = checkFuse()
-  if (why) return { slice: null, notes: [`skipped the storage-latency slice (${slice.kinds ? `${slice.kinds.join(' and ')} ` : ''}at ioDelay ${slice.ioDelay.join(', ')}): ${why}`] }
+  const which = `${slice.kinds ? `${slice.kinds.join(' and ')} ` : ''}at ioDelay ${slice.ioDelay.join(', ')}`
+  if (why) return { slice: null, notes: [`skipped the storage-latency slice (${which}): ${why}`] }
   return { slice, notes: [] }
 }
 
@@ -192,7 +156,10 @@ function planSweep (command, argv, runKind) {
   const stray = command === 'run' && Object.keys(ROUND_OPTIONS).find((key) => given[key] !== undefined)
   if (stray) throw new ConfigError(`--${stray} is for the interleaved commands (sweep, quick, versions); run measures one cell once per --rounds`)
   const notCapacity = command === 'capacity' && [...Object.keys(ROUND_OPTIONS), 'aa'].find((key) => key !== 'budget' && given[key] !== undefined)
-  if (notCapacity) throw new ConfigError(`--${notCapacity} is for sweep, quick and versions; capacity searches each cell with probes (--slo, --precision, --startRate, --endRate, --probe, --rates)`)
+  if (notCapacity) {
+    throw new ConfigError(`--${notCapacity} is for sweep, quick and versions; ` +
+      'capacity searches each cell with probes (--slo, --precision, --startRate, --endRate, --probe, --rates)')
+  }
   const capacityFlag = command !== 'capacity' && Object.keys(CAPACITY_OPTIONS).find((key) => given[key] !== undefined)
   if (capacityFlag) throw new ConfigError(`--${capacityFlag} is for the capacity command`)
   if (command === 'capacity') {
@@ -204,22 +171,8 @@ function planSweep (command, argv, runKind) {
   const nodes = resolveNodes(lists.node ?? preset.node?.())
   options.clientNode = resolveClientNode(options.clientNode)
   const grid = {
+    ...firstValues(config),
     kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
-    nServers: [config.nServers],
-    nClients: [config.nClients],
-    uvThreadpoolSize: [uvThreadpoolSize()],
-    schedPolicy: [schedPolicy()],
-    readsPerWrite: [config.readsPerWrite],
-    valueBytes: [Buffer.byteLength(config.value)],
-    ioDelay: ['off'],
-    ioDepth: [IO_DEPTH_DEFAULT],
-    asyncApi: [config.asyncApi],
-    framework: [config.framework],
-    uvUseIoUring: [uvUseIoUring()],
-    fsync: [config.fsync],
-    cpuset: ['shared'],
-    rtt: [0],
-    balance: ['roundrobin'],
     ...preset.lists,
     ...lists,
     node: nodes.map((n) => n.node),
@@ -251,8 +204,8 @@ function planSweep (command, argv, runKind) {
       continue
     }
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
-    const cellFlags = [`--nServers=${combo.nServers}`, `--nClients=${combo.nClients}`, `--readsPerWrite=${combo.readsPerWrite}`,
-      `--value=${value}`, `--asyncApi=${combo.asyncApi || config.asyncApi}`, `--framework=${combo.framework}`, `--fsync=${combo.fsync}`]
+    // The config keys among the dimensions reach the server as its config (a moot one as the default).
+    const cellFlags = [...CONFIG_KEYS.map((key) => `--${key}=${combo[key] === '' ? config[key] : combo[key]}`), `--value=${value}`]
     try {
       const node = nodes.find((n) => n.node === combo.node)
       cells.set(id, { ...combo, id, nodeBin: node.path, v8: node.v8, uv: node.uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
@@ -274,5 +227,5 @@ function planSweep (command, argv, runKind) {
 
 module.exports = {
   planSweep, runOptions, cellId, sizedValue, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, ROUND_OPTIONS, COMMON_FLAGS, BASE_KINDS,
-  SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, IO_DEPTH_DEFAULT
+  SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS
 }

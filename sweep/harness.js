@@ -11,14 +11,7 @@ const { startServer } = require('./server')
 const { mountDelayFs } = require('../storage')
 const { placeRun } = require('./placement')
 const { KINDS } = require('../lib/kinds')
-
-// The cell fields the server gets as environment variables, when the cell has them.
-const ENV_OF_CELL = { uvThreadpoolSize: 'UV_THREADPOOL_SIZE', uvUseIoUring: 'UV_USE_IO_URING', schedPolicy: 'NODE_CLUSTER_SCHED_POLICY' }
-
-function serverEnv (cell) {
-  const set = Object.entries(ENV_OF_CELL).filter(([field]) => cell[field] !== undefined)
-  return Object.fromEntries(set.map(([field, name]) => [name, String(cell[field])]))
-}
+const { serverEnv } = require('../lib/dimensions') // the cell's dimensions that reach the server as environment variables
 
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
@@ -59,11 +52,15 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
   try {
     if (cell.ioDelay !== undefined && cell.ioDelay !== 'off') {
       fs.mkdirSync(backing)
-      opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: (line) => log.write(`# ${line}\n`) })
+      const say = (line) => log.write(`# ${line}\n`)
+      opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: say })
       log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
     }
     const args = [`--config=${configFile}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
-    opened.server = await startServer({ kind: cell.kind, args, env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal, execPath: cell.nodeBin, prefix: placement.serverPrefix })
+    opened.server = await startServer({
+      kind: cell.kind, args, env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal,
+      execPath: cell.nodeBin, prefix: placement.serverPrefix
+    })
   } catch (err) {
     if (signal.aborted) {
       await opened.close()
@@ -84,7 +81,8 @@ function serverGone (opened) {
  * Runs `work` against a fresh server of the cell's kind and config (openServer).
  * @param {{ cell: object, repeat: number }} run
  * @param {object} ctx as openServer takes it
- * @param {(s: { server: object, storage: object|null, placement: object, log: object, dataPath: string, configFile: string, files: object }) => Promise<object>} work
+ * @param {(s: { server: object, storage: object|null, placement: object, log: object, dataPath: string, configFile: string,
+ *   files: object }) => Promise<object>} work
  *   storage: the mounted delay layer (storage/), null for a plain folder; placement: placeRun's
  *   measures the cell; returns row fields, with `reason` set if the cell is invalid
  * @returns {Promise<object>} the row fields, with valid and reason

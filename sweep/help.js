@@ -4,12 +4,11 @@
 // with the command's own defaults.
 
 const { helpSection, entryHelp } = require('../lib/help')
-const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, IO_DEPTH_DEFAULT, KIND_NAMES } = require('./grid')
+const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, KIND_NAMES } = require('./grid')
+const { DIMENSIONS, shownDefaults } = require('../lib/dimensions')
 const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./peak')
 const { defaultAa } = require('./aa')
-const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('../lib/env')
 const { loadConfig } = require('../lib/config')
-const { supportedLts } = require('../lib/node-lines')
 
 const COMMANDS = {
   quick: ['quick', 'the headline answer within a budget of 105 s: sync, async and their 2-worker clusters at a\n' +
@@ -36,40 +35,25 @@ const COMMANDS = {
     '                 or list the Node versions in .node-cache/ and the system node, with their release lines']
 }
 
-/** What each list flag of the grid means (sweep/grid.js SWEEP_LISTS). */
-const LIST_HELP = {
-  kinds: 'server kinds',
-  nServers: 'workers of the multi-process kinds, cluster and reuseport, or backends of the -lb kinds (sync and async always run one process)',
-  nClients: 'client processes',
-  uvThreadpoolSize: 'libuv thread pool of the server (reaches it as UV_THREADPOOL_SIZE)',
-  schedPolicy: 'how a cluster primary hands out connections: rr or none (NODE_CLUSTER_SCHED_POLICY)',
-  readsPerWrite: 'GETs per POST (inf: reads only)',
-  valueBytes: 'bytes of each POST\'s value (its text repeated or cut)',
-  ioDelay: 'storage latency in µs before every read and write: off = a plain folder, a number = the FUSE delay layer (storage/)',
-  ioDepth: 'queue depth of the FUSE delay layer',
-  asyncApi: 'fs API of the async kinds: callback or promise',
-  framework: 'the app on express or on plain node:http (what the framework costs)',
-  uvUseIoUring: 'libuv\'s io_uring for the server\'s file I/O, 0 or 1 (UV_USE_IO_URING)',
-  fsync: 'durability of a PUT: none, each (fdatasync before the answer) or group (one flush for the PUTs that arrived meanwhile; async kinds only)',
-  node: 'the Node each cell\'s server runs on: a major (the newest cached, else installed into .node-cache/), a full version (24.21.0), system (the node on PATH) or a path to a binary; a kind that Node cannot run (reuseport before 22.12) is skipped',
-  cpuset: 'shared = client and server on every core; split = the server side (with HAProxy) and the client pinned to disjoint cores (taskset)',
-  rtt: 'ms of round trip added between the client and the server (needs --hosts=netns): netem, or a relay where the kernel has none',
-  balance: 'how HAProxy picks a backend per request in the -lb kinds: roundrobin or leastconn'
-}
+/** What each list flag of the grid means (lib/dimensions.js). */
+const LIST_HELP = Object.fromEntries(Object.entries(DIMENSIONS).map(([name, d]) => [name, d.help]))
 
 /** What each option of the commands that run cells means (sweep/grid.js SWEEP_OPTIONS, sweep/peak.js PEAK_OPTIONS). */
 const OPTION_HELP = {
-  rounds: 'sweep, quick, versions: the fewest clean rounds (each measures every cell in interleaved windows); capacity: rounds of searches, each cell on a fresh server in each; run, peak: runs of each cell',
+  rounds: 'sweep, quick, versions: the fewest clean rounds (each measures every cell in interleaved windows); ' +
+    'capacity: rounds of searches, each cell on a fresh server in each; run, peak: runs of each cell',
   repeats: 'the old name of --rounds: refused, with a pointer to --rounds',
   maxRounds: 'the most clean rounds',
   budget: 'seconds (or 90s, 2m, 1h) the servers, warm-up and rounds may take: no round is started that would overrun it',
-  margin: 'a ratio within ±margin of 1 (its whole interval) is "the same"; rounds are added until every headline interval\'s high/low is under 1 + margin (then it has a verdict)',
+  margin: 'a ratio within ±margin of 1 (its whole interval) is "the same"; ' +
+    'rounds are added until every headline interval\'s high/low is under 1 + margin (then it has a verdict)',
   maxInterference: 'a pass in which other processes and steal took more than this share of the machine\'s CPU is dropped and run again',
   window: 'operations of a cell per window (over its client processes; rounded up to a multiple of nClients)',
   passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',
   warmOps: 'operations each serving process gets before the first round (the JIT\'s warm-up), not measured',
   restartEvery: 'start every server afresh (and warm it up again) every N rounds: new processes and memory layouts; 0 = once for the whole run',
-  slo: 'capacity: the latency target, PERCENTILE:LIMIT (p50, p90, p99, p999; us, ms or s), a comma list all of which must hold in every 1 s window, GET and PUT alike',
+  slo: 'capacity: the latency target, PERCENTILE:LIMIT (p50, p90, p99, p999; us, ms or s), ' +
+    'a comma list all of which must hold in every 1 s window, GET and PUT alike',
   precision: 'capacity: the search bisects until the failing rate is within this share above the passing one',
   startRate: 'capacity: requests/s of the first probe (the rate doubles from there until one fails)',
   endRate: 'capacity: the highest rate probed; a cell that passes there is reported at it',
@@ -90,9 +74,18 @@ const OPTION_HELP = {
 
 // The commands that run no cell: their usage and what they write.
 const BARE = {
-  report: { usage: 'report DIR', about: 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path. Exit status: 0, 1 a failure, 2 bad arguments.' },
-  compare: { usage: 'compare A B [--html=FILE]', about: 'Exit status: 0, 2 a folder that is not a results folder, two folders that share no cell, or bad arguments.' },
-  node: { usage: 'node install VERSION... | node list', about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.' }
+  report: {
+    usage: 'report DIR',
+    about: 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path. Exit status: 0, 1 a failure, 2 bad arguments.'
+  },
+  compare: {
+    usage: 'compare A B [--html=FILE]',
+    about: 'Exit status: 0, 2 a folder that is not a results folder, two folders that share no cell, or bad arguments.'
+  },
+  node: {
+    usage: 'node install VERSION... | node list',
+    about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.'
+  }
 }
 const RUNS_ABOUT = 'Any config key passes through to every cell (servers get a free port unless --serverPort is given).\n' +
   'Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html, and prints\n' +
@@ -108,22 +101,7 @@ const perCommand = (commands, value) => {
 }
 
 function gridDefaults (commands) {
-  const { config } = loadConfig([])
-  const raw = { nServers: 'auto (the CPU count)', nClients: config.nClients, readsPerWrite: config.readsPerWrite, asyncApi: config.asyncApi, framework: config.framework, fsync: config.fsync }
-  const fallback = {
-    ...raw,
-    kinds: 'all',
-    uvThreadpoolSize: `this shell's, ${uvThreadpoolSize()}`,
-    schedPolicy: `this shell's, ${schedPolicy()}`,
-    valueBytes: `the length of value, ${Buffer.byteLength(config.value)}`,
-    ioDelay: 'off',
-    ioDepth: IO_DEPTH_DEFAULT,
-    uvUseIoUring: `this shell's, ${uvUseIoUring()}`,
-    node: 'the Node running this script',
-    cpuset: 'shared',
-    rtt: 0,
-    balance: 'roundrobin'
-  }
+  const fallback = shownDefaults(loadConfig([]).config)
   const value = (key) => (c) => {
     if (c === 'run' && key === 'kinds') return 'the KIND given'
     if (key === 'node' && PRESETS[c].node) return list(PRESETS[c].node())
@@ -161,9 +139,9 @@ function sections (command) {
   const cells = command === null ? ['sweep', 'quick', 'versions', 'capacity', 'run'] : [command]
   const out = []
   if (command !== 'peak' && !Object.hasOwn(BARE, command)) {
-    const title = `Grid flags${command === null ? ' of sweep, quick, versions, capacity and run' : ''} (comma-separated lists; each value checked as the key it stands for)`
-    out.push(helpSection(title, SWEEP_LISTS, LIST_HELP, gridDefaults(cells)))
-    out.push(helpSection(`Run flags${command === null ? ' of sweep, quick, versions, capacity and run' : ''}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
+    const of = command === null ? ' of sweep, quick, versions, capacity and run' : ''
+    out.push(helpSection(`Grid flags${of} (comma-separated lists; each value checked as the key it stands for)`, SWEEP_LISTS, LIST_HELP, gridDefaults(cells)))
+    out.push(helpSection(`Run flags${of}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
   }
   if (command === null || command === 'peak') {
     const defaults = { kinds: 'all', nServers: list(PEAK_NSERVERS), node: 'the Node running this script' }

@@ -50,8 +50,10 @@ function parseCommand (argv) {
         throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
       }
       return { reportDir: path.resolve(rest[0]) }
-    default:
-      throw new ConfigError(`${command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`}; use sweep, quick, versions, capacity, run KIND, peak, report DIR, compare A B or node (--help lists the flags)`)
+    default: {
+      const what = command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`
+      throw new ConfigError(`${what}; use sweep, quick, versions, capacity, run KIND, peak, report DIR, compare A B or node (--help lists the flags)`)
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // List-valued flags (--nClients=1,2,4): taken out of argv and validated element by element, and
 // the grid of every combination of their values.
 
-const { ConfigError } = require('../lib/config')
+const { checked } = require('../lib/config')
 
 /**
  * Takes the list-valued flags out of argv and validates every element.
@@ -21,14 +21,8 @@ function takeLists (argv, validators) {
       continue
     }
     const [, flag, text] = m
-    lists[flag] = [...new Set(text.split(',').map((element) => {
-      try {
-        return validators[flag](element)
-      } catch (why) {
-        const whole = element === text ? '' : ` in ${JSON.stringify(text)}`
-        throw new ConfigError(`--${flag} ${why}, got ${JSON.stringify(element)}${whole}`)
-      }
-    }))]
+    const whole = (element) => (element === text ? '' : ` in ${JSON.stringify(text)}`)
+    lists[flag] = [...new Set(text.split(',').map((element) => checked(`--${flag}`, validators[flag], element, whole(element))))]
   }
   return { lists, rest }
 }

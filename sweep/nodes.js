@@ -3,16 +3,10 @@
 // version not in the cache is installed there first), and --clientNode, the one Node every
 // client runs on so that the load generator's own cost is the same in every cell.
 
-const { parseNodeSpec, resolveNode } = require('../lib/node-versions')
+const { resolveNode } = require('../lib/node-versions')
 const { installNode } = require('../lib/node-install')
 
 const say = (line) => process.stderr.write(`${line}\n`)
-
-/** A lib/config.js validator of one --node or --clientNode value: returns it or throws a phrase. */
-function nodeSpec (text) {
-  parseNodeSpec(text)
-  return text
-}
 
 /**
  * The Node that runs the sweep, as a resolved record.
@@ -51,4 +45,4 @@ function resolveClientNode (spec, how = {}) {
   return spec === undefined ? sweepNode() : resolveNode(spec, { install: installNode, notify: say, flag: '--clientNode', ...how })
 }
 
-module.exports = { nodeSpec, resolveNodes, resolveClientNode, sweepNode }
+module.exports = { resolveNodes, resolveClientNode, sweepNode }

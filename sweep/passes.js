@@ -106,7 +106,9 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     const waited = performance.now()
     if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
     const record = { pass, startedAt, kept, ...figures, waitedMs: Math.round(performance.now() - waited) }
-    const rows = windows.map(({ c, doc, cpuUs, ...w }) => ({ pass, kept, cell: c.cell.id, ...w, clientCpuUs: sumCpu(cpuUs), serverCpuUs: doc?.totals.cpuUs ?? '' }))
+    const rows = windows.map(({ c, doc, cpuUs, ...w }) => ({
+      pass, kept, cell: c.cell.id, ...w, clientCpuUs: sumCpu(cpuUs), serverCpuUs: doc?.totals.cpuUs ?? ''
+    }))
     log.passes.push(record)
     log.windows.push(...rows)
     onPass(record, rows)

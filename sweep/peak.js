@@ -51,7 +51,8 @@ function planPeak (argv) {
   }
   if (cells.size === 0) throw new ConfigError(`nothing to run: ${[...skipped].join('; ')}`)
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
-  return { command: 'peak', config, options, grid, runs: schedule([...cells.values()], options.rounds, options.seed), envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped] } }
+  const runs = schedule([...cells.values()], options.rounds, options.seed)
+  return { command: 'peak', config, options, grid, runs, envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped] } }
 }
 
 async function load (opts, signal) {
@@ -81,10 +82,16 @@ async function runPeakCell (run, ctx) {
   const fields = await withServer(run, ctx, async ({ server, dataPath, files }) => {
     const keys = Array.from({ length: nFiles }, (_, i) => `peak${i}`)
     if (cell.op === 'GET') for (const key of keys) fs.writeFileSync(path.join(dataPath, key), `${value}\n`.repeat(FILE_RECORDS))
-    const requests = keys.map((key) => (cell.op === 'GET' ? { method: 'GET', path: `/get?key=${key}` } : { method: 'POST', path: `/put?key=${key}`, body: value }))
+    const requests = keys.map((key) => (cell.op === 'GET'
+      ? { method: 'GET', path: `/get?key=${key}` }
+      : { method: 'POST', path: `/put?key=${key}`, body: value }))
     const result = await load({ url: `http://${serverHostname}:${server.port}`, connections, duration, pipelining, requests }, ctx.signal)
     writeJson(path.join(ctx.dir, files.json), result)
-    const failures = [result.errors && `${result.errors} errors`, result.timeouts && `${result.timeouts} timeouts`, result.non2xx && `${result.non2xx} non-2xx responses`]
+    const failures = [
+      result.errors && `${result.errors} errors`,
+      result.timeouts && `${result.timeouts} timeouts`,
+      result.non2xx && `${result.non2xx} non-2xx responses`
+    ]
     return {
       reqPerSec: result.requests.average,
       latencyMeanMs: result.latency.mean,
@@ -94,7 +101,10 @@ async function runPeakCell (run, ctx) {
       reason: failures.filter(Boolean).join(', ')
     }
   })
-  return { cell: cell.id, repeat, order, kind: cell.kind, nServers: cell.nServers, op: cell.op, connections, duration, pipelining, node: cell.node, v8: cell.v8, uv: cell.uv, ...fields }
+  return {
+    cell: cell.id, repeat, order, kind: cell.kind, nServers: cell.nServers, op: cell.op, connections, duration, pipelining,
+    node: cell.node, v8: cell.v8, uv: cell.uv, ...fields
+  }
 }
 
 module.exports = { planPeak, runPeakCell, COLUMNS, TABLE, PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS }

@@ -6,25 +6,12 @@
 const { checkNetns, createHosts, cleanStaleHosts } = require('../balancer/netns')
 const { startDelayProxy } = require('../balancer/delay-proxy')
 const { planCpuset, pinPrefix, checkCpuset, cpuList } = require('../lib/cpuset')
+const { oneOf } = require('../lib/config')
 
 const HOSTS = ['local', 'netns']
-const MAX_RTT_MS = 1000
 
 /** Validator of --hosts. */
-const hostsOption = (v) => {
-  if (!HOSTS.includes(v)) throw `must be one of ${HOSTS.join(', ')}`
-  return v
-}
-/** Validator of one --rtt value, in ms. */
-const rttValue = (v) => {
-  if (!/^\d+$/.test(String(v)) || Number(v) > MAX_RTT_MS) throw `must be an integer number of ms from 0 to ${MAX_RTT_MS}`
-  return Number(v)
-}
-/** Validator of one --cpuset value. */
-const cpusetValue = (v) => {
-  if (v !== 'shared' && v !== 'split') throw 'must be shared or split'
-  return v
-}
+const hostsOption = oneOf(...HOSTS)
 
 /**
  * Why the placement a plan asks for cannot be had here, or null: a round trip without a separate
@@ -33,7 +20,9 @@ const cpusetValue = (v) => {
  * @returns {string|null} one line
  */
 function placementProblem ({ hosts, rtts, cpusets }) {
-  if (hosts !== 'netns' && rtts.some((ms) => ms > 0)) return `--rtt above 0 needs --hosts=netns (a round trip between two hosts), got --rtt=${rtts.join(',')} with --hosts=${hosts}`
+  if (hosts !== 'netns' && rtts.some((ms) => ms > 0)) {
+    return `--rtt above 0 needs --hosts=netns (a round trip between two hosts), got --rtt=${rtts.join(',')} with --hosts=${hosts}`
+  }
   if (cpusets.includes('split')) {
     const why = checkCpuset()
     if (why) return why
@@ -107,4 +96,4 @@ async function connectRun (hosts, rtt, port) {
   }
 }
 
-module.exports = { placementProblem, openHosts, placeRun, connectRun, hostsOption, rttValue, cpusetValue, HOSTS }
+module.exports = { placementProblem, openHosts, placeRun, connectRun, hostsOption, HOSTS }

@@ -95,7 +95,8 @@ function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, ex
   const child = spawn(command, [...first, script, ...args], { detached: true, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
   live.add(child)
   const node = execPath === process.execPath ? 'node' : execPath
-  log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): ${[...prefix, node].join(' ')} ${path.relative(ROOT, script)} ${args.join(' ')}\n`)
+  const line = `${[...prefix, node].join(' ')} ${path.relative(ROOT, script)} ${args.join(' ')}`
+  log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): ${line}\n`)
   return child
 }
 

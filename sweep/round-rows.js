@@ -65,7 +65,8 @@ async function endCell (c, run, disturbed, ctx) {
   const acks = processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
   // Through the delay layer every read would wait its ioDelay: its backing folder holds the same bytes.
   const dataPath = opened.storage?.backing ?? c.client.dataPath
-  const verification = verifyFiles({ config: { ...c.client, dataPath, nOperations: c.done * c.size * cell.nClients }, runId: c.runId, sizesBefore: c.sizesBefore, acks })
+  const config = { ...c.client, dataPath, nOperations: c.done * c.size * cell.nClients }
+  const verification = verifyFiles({ config, runId: c.runId, sizesBefore: c.sizesBefore, acks })
   const docs = c.kept.map((w) => w.doc).filter(Boolean)
   const json = buildReport({
     config: { ...c.client, nOperations: c.kept.length * c.size * cell.nClients },

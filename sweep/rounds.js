@@ -68,7 +68,9 @@ async function runRounds ({ cells, options }, ctx, add) {
   const timing = { start: 0, warm: 0, rounds: 0, stop: 0, measured: 0 }
   const lap = (() => { let last = performance.now(); return (name) => { const t = performance.now(); timing[name] += Math.round(t - last); last = t } })()
   const bar = progressBar(options.budget)
-  const say = (line) => (bar ? bar.update(Math.min(Math.round(seconds()), Math.round(options.budget)), { last: line }) : process.stderr.write(`${options.command}: ${line}\n`))
+  const say = (line) => (bar
+    ? bar.update(Math.min(Math.round(seconds()), Math.round(options.budget)), { last: line })
+    : process.stderr.write(`${options.command}: ${line}\n`))
   const pools = clientPools(ctx, options)
   const live = { ...ctx, random, pools, deadline: Date.now() + options.budget * 1000 }
   let state = []
@@ -117,14 +119,16 @@ async function runRounds ({ cells, options }, ctx, add) {
         passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
       lap('rounds')
       say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
-      const stop = ctx.signal.aborted ? 'interrupted'
-        : state.every((c) => c.failed) ? 'every cell failed'
-            : clean >= options.maxRounds ? `${options.maxRounds} rounds (--maxRounds)`
-              : result.disturbed > options.rounds ? `${result.disturbed} disturbed rounds, more than --rounds=${options.rounds}`
-                : clean < options.rounds ? null
-                  : now.precise ? `every headline interval is narrow enough to decide (under ${options.margin * 100}% wide)`
-                    : seconds() + (seconds() - (timing.start + timing.warm) / 1000) / round > options.budget ? `another round would overrun the budget of ${options.budget} s`
-                      : null
+      const overrun = () => seconds() + (seconds() - (timing.start + timing.warm) / 1000) / round > options.budget
+      const stop = (() => {
+        if (ctx.signal.aborted) return 'interrupted'
+        if (state.every((c) => c.failed)) return 'every cell failed'
+        if (clean >= options.maxRounds) return `${options.maxRounds} rounds (--maxRounds)`
+        if (result.disturbed > options.rounds) return `${result.disturbed} disturbed rounds, more than --rounds=${options.rounds}`
+        if (clean < options.rounds) return null
+        if (now.precise) return `every headline interval is narrow enough to decide (under ${options.margin * 100}% wide)`
+        return overrun() ? `another round would overrun the budget of ${options.budget} s` : null
+      })()
       if (stop) {
         result.stop = stop
         break

@@ -55,7 +55,7 @@ function progressBar (total) {
  *   cannot be made (--hosts=netns), 128 + signal if interrupted
  */
 async function runPlan (plan, { columns, runCell, table, marks }) {
-  const { command, config, options, grid, runs } = plan
+  const { command, options } = plan
   const say = (line) => process.stderr.write(`${command}: ${line}\n`)
   // What a killed run left (namespaces, HAProxy folders) goes first; then this run's namespace.
   cleanStaleRunDirs(say)
@@ -66,7 +66,10 @@ async function runPlan (plan, { columns, runCell, table, marks }) {
     process.stderr.write(`run_benchmark.sh: ${err.message}\n`)
     return 2
   }
-  if (hosts) say(`server side in namespace ${hosts.name} at ${hosts.server}, client at ${hosts.client} (${hosts.netem ? 'netem' : `no netem here (${hosts.netemProblem}): a relay adds the round trip`})`)
+  if (hosts) {
+    const link = hosts.netem ? 'netem' : `no netem here (${hosts.netemProblem}): a relay adds the round trip`
+    say(`server side in namespace ${hosts.name} at ${hosts.server}, client at ${hosts.client} (${link})`)
+  }
   try {
     return await runHosted(plan, { columns, runCell, table, marks }, hosts)
   } finally {
@@ -88,7 +91,9 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
   const data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
   const dataRoot = data.root
-  const what = command === 'capacity' ? `${plan.cells.length} cells, each searched on a fresh server every round` : plan.cells ? `${plan.cells.length} cells, interleaved` : `${runs.length} runs`
+  const what = command === 'capacity'
+    ? `${plan.cells.length} cells, each searched on a fresh server every round`
+    : plan.cells ? `${plan.cells.length} cells, interleaved` : `${runs.length} runs`
   process.stderr.write(`${command}: ${what}, into ${dir}\n`)
   for (const note of notes) process.stderr.write(`${command}: ${note}\n`)
 

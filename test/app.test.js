@@ -11,7 +11,9 @@ t.test('a 5xx body never shows a path or an fs message; the log does', async (t)
   const fsError = Object.assign(new Error("EACCES: permission denied, open '/secret/data/k'"), { code: 'EACCES' })
   const store = { read: async () => { throw fsError }, append: () => { throw fsError } }
   const logged = []
-  const server = http.createServer(createApp({ config: { bodyLimit: 100 }, store, stats: localStats('test', createMonitor('single')), log: (l) => logged.push(l) }))
+  const server = http.createServer(createApp({
+    config: { bodyLimit: 100 }, store, stats: localStats('test', createMonitor('single')), log: (l) => logged.push(l)
+  }))
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => server.close())
   const srv = { port: server.address().port }

@@ -37,7 +37,8 @@ async function oneConnection (srv, n, reqPath = '/get?key=f') {
 
 function post (srv, reqPath, body = '') {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: srv.port, method: reqPath.startsWith('/_stats') && !body ? (reqPath.endsWith('reset') ? 'POST' : 'GET') : 'POST', path: reqPath, agent: false }, (res) => {
+    const method = reqPath.startsWith('/_stats') && !body ? (reqPath.endsWith('reset') ? 'POST' : 'GET') : 'POST'
+    const req = http.request({ host: '127.0.0.1', port: srv.port, method, path: reqPath, agent: false }, (res) => {
       let text = ''
       res.setEncoding('utf8').on('data', (d) => { text += d })
       res.on('end', () => resolve({ status: res.statusCode, text }))

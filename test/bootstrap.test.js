@@ -12,7 +12,7 @@ t.test('the 95% interval of a mean covers the true mean in about 95% of syntheti
   for (let i = 0; i < trials; i++) {
     const sample = Array.from({ length: 30 }, () => 100 + 10 * normal())
     const ci = bootstrapCi(sample, { statistic: mean, iterations: 500, seed: i })
-    if (ci.low <= 100 && 100 <= ci.high) covered++
+    if (ci.low <= 100 && ci.high >= 100) covered++
   }
   t.ok(covered / trials > 0.88 && covered / trials < 0.99, `coverage ${covered / trials}`)
 })

@@ -59,7 +59,8 @@ t.test('a later round starts from the capacity found so far and needs fewer prob
 })
 
 t.test('the edges: nothing fails up to --endRate, even --startRate fails, the generator cannot keep up, the long probe fails', async (t) => {
-  t.match(await searchCapacity(fakeProbe(1e9).probe, { startRate: 100, endRate: 1000, precision: 0.05, seconds: 1 }), { capacity: 1000, high: null, limit: 'endRate' })
+  t.match(await searchCapacity(fakeProbe(1e9).probe, { startRate: 100, endRate: 1000, precision: 0.05, seconds: 1 }),
+    { capacity: 1000, high: null, limit: 'endRate' })
   t.match(await searchCapacity(fakeProbe(50).probe, { startRate: 100, endRate: 1000, precision: 0.05, seconds: 1 }), { capacity: null, limit: 'startRate' })
   const generator = await searchCapacity(fakeProbe(5000, 1200).probe, { startRate: 100, endRate: 20000, precision: 0.05, seconds: 1 })
   t.match(generator, { limit: 'generator' }, 'an invalid probe ends the search: the server was not the limit')
@@ -92,7 +93,8 @@ t.test('a probe passes when every window holds; a window over the SLO, a failure
   t.match(late, { passed: false, invalid: true, reason: /the generator sent 98\.8% of its requests on time .*it, not the server, was the limit/ },
     'invalid, not failed, even though the window broke the SLO')
   t.match(judgeProbe(probeOf([window(500, 2000)], { late: 5, sent: 500 }), SLO), { passed: true }, '99% on time is enough')
-  t.match(judgeProbe(probeOf([window(500, 2000)]), parseSlo('p50:1ms,p99:20ms')), { passed: false, reason: /p50 2 ms > 1 ms/ }, 'every target of a list must hold')
+  t.match(judgeProbe(probeOf([window(500, 2000)]), parseSlo('p50:1ms,p99:20ms')), { passed: false, reason: /p50 2 ms > 1 ms/ },
+    'every target of a list must hold')
 })
 
 // A server whose answers wait 250 ms once more than `knee` requests arrived in the last 200 ms (× 5 a second).

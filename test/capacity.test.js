@@ -73,7 +73,9 @@ t.test('a small capacity run: a row per probe, a row per cell and round, capacit
   t.match(json, { slo: { text: 'p99 ≤ 20 ms', targets: [{ name: 'p99', us: 20000 }] }, cores: Number, rounds: 2,
     cells: [{ cell: 'sync-s1-c1-doff', kind: 'sync', nServers: 1, ioDelay: 'off', closedLoop: { estimate: Number, low: Number, high: Number, n: 2 } }] })
   const capacities = rows.map((r) => r.capacity).filter((c) => c !== '')
-  if (capacities.length > 0) t.match(json.cells[0].capacity, { estimate: Number, low: Number, high: Number, n: capacities.length }, 'its capacity over the rounds that found one')
+  if (capacities.length > 0) {
+    t.match(json.cells[0].capacity, { estimate: Number, low: Number, high: Number, n: capacities.length }, 'its capacity over the rounds that found one')
+  }
   t.ok(fs.existsSync(path.join(dir, 'charts', 'latency-load-plain-folder.svg')), 'the latency–load chart')
   const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
   t.match(page, /<h1>Capacity under p99 ≤ 20 ms<\/h1>/)

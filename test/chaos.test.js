@@ -61,7 +61,8 @@ async function checkNothingLeft (t, marker, srv) {
 }
 
 for (const kind of pick(['sync-cluster'], ['sync-cluster', 'async-cluster'])) {
-  t.test(`kill a worker (${kind}): it is re-forked; only requests in flight on it fail (ECONNRESET); nothing acknowledged lost, nothing torn; client exit 0 if none failed, else 1`, async (t) => {
+  t.test(`kill a worker (${kind}): it is re-forked; only requests in flight on it fail (ECONNRESET); ` +
+    'nothing acknowledged lost, nothing torn; client exit 0 if none failed, else 1', async (t) => {
     let victim
     const { srv, client, dataPath } = await underLoad(t, kind, async ({ srv }) => {
       victim = childrenOf(srv.pid)[0]
@@ -69,7 +70,8 @@ for (const kind of pick(['sync-cluster'], ['sync-cluster', 'async-cluster'])) {
     })
     const { report } = client
     const failed = report.errorCount + report.warmup.failed
-    t.same([...new Set([...Object.keys(report.errors.GET), ...Object.keys(report.errors.PUT)])].filter((k) => k !== 'ECONNRESET'), [], 'failures are connection resets only')
+    t.same([...new Set([...Object.keys(report.errors.GET), ...Object.keys(report.errors.PUT)])].filter((k) => k !== 'ECONNRESET'), [],
+      'failures are connection resets only')
     t.ok(failed <= 4, `${failed} failed: at most the 2 x 2 requests in flight`)
     t.equal(client.code, failed === 0 ? 0 : 1, 'exit status')
     checkVerification(t, report)
@@ -80,7 +82,8 @@ for (const kind of pick(['sync-cluster'], ['sync-cluster', 'async-cluster'])) {
 }
 
 for (const kind of pick(['async'], ALL)) {
-  t.test(`kill the server (${kind}): the client counts refused and reset requests, finishes, exits 1; what was acknowledged is there, nothing torn; no process left`, async (t) => {
+  t.test(`kill the server (${kind}): the client counts refused and reset requests, finishes, exits 1; ` +
+    'what was acknowledged is there, nothing torn; no process left', async (t) => {
     let serverGone
     const { client, dataPath } = await underLoad(t, kind, async ({ srv, dataPath }) => {
       process.kill(srv.pid, 'SIGKILL')
@@ -117,7 +120,8 @@ for (const kind of pick(['sync'], ALL)) {
 }
 
 const SWEEPS = {
-  sweep: ['sweep', '--kinds=sync-cluster', '--nServers=2', '--aa=off', '--rounds=1', '--nClients=2', '--warmOps=100', '--window=40', '--passes=2', '--maxInterference=1', '--rate=200'],
+  sweep: ['sweep', '--kinds=sync-cluster', '--nServers=2', '--aa=off', '--rounds=1', '--nClients=2', '--warmOps=100', '--window=40', '--passes=2',
+    '--maxInterference=1', '--rate=200'],
   run: ['run', 'async-cluster', '--nServers=2', '--nClients=2', '--nOperations=4000', '--rate=200'],
   peak: ['peak', '--kinds=async-cluster', '--nServers=2', '--connections=4', '--duration=20']
 }
@@ -151,13 +155,16 @@ for (const command of pick(['sweep'], Object.keys(SWEEPS))) {
   })
 }
 
-t.test('fill the disk (a 256 KiB tmpfs): rows invalid with reason "disk full", the sweep goes on and exits 1; the server log says it in a few lines; no process left', async (t) => {
+t.test('fill the disk (a 256 KiB tmpfs): rows invalid with reason "disk full", the sweep goes on and exits 1; ' +
+  'the server log says it in a few lines; no process left', async (t) => {
   const disk = mountTmpfs(t)
   if (!disk) return
   fillDisk(disk, 8 * 4096)
   const root = t.testdir()
-  const args = pick(['run', 'async', '--rounds=2'], ['sweep', '--nServers=2', '--nClients=2', '--rounds=1', '--aa=off', '--warmOps=200', '--window=40', '--passes=2', '--maxInterference=1'])
-  const { code, stderr } = await runSweep(t, [...args, '--nFiles=5', '--warmup=10', '--readsPerWrite=1', `--nOperations=${pick(1600, 3000)}`, `--results=${root}`, `--dataPath=${disk}`])
+  const args = pick(['run', 'async', '--rounds=2'],
+    ['sweep', '--nServers=2', '--nClients=2', '--rounds=1', '--aa=off', '--warmOps=200', '--window=40', '--passes=2', '--maxInterference=1'])
+  const { code, stderr } = await runSweep(t, [...args, '--nFiles=5', '--warmup=10', '--readsPerWrite=1', `--nOperations=${pick(1600, 3000)}`,
+    `--results=${root}`, `--dataPath=${disk}`])
   t.equal(code, 1, 'exit 1: some runs invalid')
   const dir = resultsDir(root)
   const rows = readSummary(dir)
@@ -181,7 +188,8 @@ t.test('fill the disk (a 256 KiB tmpfs): rows invalid with reason "disk full", t
 })
 
 for (const kind of pick(['sync-cluster'], ALL)) {
-  t.test(`remove the data folder mid-run (${kind}): PUTs get 500 and GETs 404, the log says "the data folder is gone" once then counts; the client exits 1 and reports the records that went with the folder as lost; recreating it makes PUTs succeed`, async (t) => {
+  t.test(`remove the data folder mid-run (${kind}): PUTs get 500 and GETs 404, the log says "the data folder is gone" once then counts; ` +
+    'the client exits 1 and reports the records that went with the folder as lost; recreating it makes PUTs succeed', async (t) => {
     const startedAt = Date.now()
     const { srv, client, dataPath } = await underLoad(t, kind, async ({ dataPath }) => {
       // Renamed away at once, then removed: a recursive remove of the live folder races the server's
@@ -206,7 +214,8 @@ for (const kind of pick(['sync-cluster'], ALL)) {
 }
 
 for (const kind of pick(['async-cluster'], ALL)) {
-  t.test(`make a data file read-only mid-run (${kind}): PUTs to it get 500 and the log says why once then counts; other files keep working; nothing acknowledged lost, nothing torn; client exit 1`, async (t) => {
+  t.test(`make a data file read-only mid-run (${kind}): PUTs to it get 500 and the log says why once then counts; ` +
+    'other files keep working; nothing acknowledged lost, nothing torn; client exit 1', async (t) => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaos-readonly-')) // chattr needs a real disk, tap's testdir is removed before teardowns
     const dataPath = path.join(root, 'data')
     fs.mkdirSync(dataPath)

@@ -17,7 +17,10 @@ const WINDOWS = [window(1, 1, true, 'sync-s1-c4', 100), window(1, 1, true, 'asyn
 
 const draw = (spec = {}) => interferenceChart({ title: 'Interference', env: ENV, maxInterference: 0.1, passes: PASSES, windows: WINDOWS, ...spec })
 // The drawn (not silent) elements of a series.
-const elements = (svg, series) => [...svg.matchAll(new RegExp(`<(?:path|polygon) [^>]*ecmeta_series_index="${series}" ecmeta_data_index="\\d+" ecmeta_ssr_type="chart" class[^>]*>`, 'g'))].map((m) => m[0])
+const elements = (svg, series) => {
+  const pattern = `<(?:path|polygon) [^>]*ecmeta_series_index="${series}" ecmeta_data_index="\\d+" ecmeta_ssr_type="chart" class[^>]*>`
+  return [...svg.matchAll(new RegExp(pattern, 'g'))].map((m) => m[0])
+}
 // A custom-series rectangle: "M x y l w 0 l 0 h ...".
 const rects = (svg, series) => elements(svg, series).map((e) => {
   const [, x, y, w, h] = /d="M([\d.]+) ([\d.]+)l([\d.]+) 0l0 ([\d.]+)/.exec(e).map(Number)

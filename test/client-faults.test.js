@@ -17,8 +17,6 @@ async function run (t, misbehave, flags) {
   return { ...result, counts: server.counts }
 }
 
-const sumErrors = (errors) => Object.values(errors).reduce((a, b) => a + b, 0)
-
 t.test('a server that answers some requests with 500: each is counted as http-500, never timed', async (t) => {
   const { report, counts } = await run(t, (req, n) => n % 7 === 0 ? 'error' : undefined, ['--nOperations=300', '--warmup=20'])
   t.ok(counts.error > 30)
@@ -51,7 +49,8 @@ t.test('a server that closes connections: each is counted as ECONNRESET and the 
 t.test('a POST answered with anything but `success` is a bad-body failure, never an acknowledgement', async (t) => {
   // Every second POST after warm-up, counted among POSTs: the processes' interleaving cannot change how many.
   let posts = 0
-  const { report, counts } = await run(t, (req, n) => req.method === 'POST' && n > 15 && ++posts % 2 === 0 ? 'wrong' : undefined, ['--nOperations=200', '--warmup=5'])
+  const { report, counts } = await run(t, (req, n) => req.method === 'POST' && n > 15 && ++posts % 2 === 0 ? 'wrong' : undefined,
+    ['--nOperations=200', '--warmup=5'])
   t.ok(counts.wrong > 10, `${counts.wrong} wrong answers`)
   t.same(report.errors, { GET: {}, PUT: { 'bad-body': counts.wrong } })
   t.match(report.verification, { ok: true, lost: 0, unknown: 0 }, 'written but not acknowledged: neither lost nor unknown')

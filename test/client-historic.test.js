@@ -37,7 +37,10 @@ t.test('without --dataPath its files are not looked for in the project\'s own fo
   const server = await startHistoricServer(t, dataPath)
   const { code, stderr, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, ...FLAGS])
   t.equal(code, 0, stderr)
-  t.match(report.verification, { checked: false, reason: /^not done: the server did not announce itself as one of this project's, and dataPath is this project's own folder .*--dataPath=ITS_DATA_FOLDER/ })
+  t.match(report.verification, {
+    checked: false,
+    reason: /^not done: the server did not announce itself as one of this project's, and dataPath is this project's own folder .*--dataPath=ITS_DATA_FOLDER/
+  })
   t.match(stderr, /\n {2}verification: not done: /)
 })
 
@@ -56,7 +59,8 @@ t.test('--serverStats=true against it: the server dies at the reset, and the cli
   t.ok((errors.ECONNREFUSED || 0) >= 300 - 4 && gone === 300,
     `every measured operation found it gone: ${JSON.stringify(errors)}`)
   t.equal(report.problems.length, 1, 'one line, not one per failure nor a telemetry failure besides')
-  t.match(report.problems[0], new RegExp(`^server: 127\\.0\\.0\\.1:${server.port} went away during the run .*after a POST to its telemetry reset that it did not answer`))
+  t.match(report.problems[0],
+    new RegExp(`^server: 127\\.0\\.0\\.1:${server.port} went away during the run .*after a POST to its telemetry reset that it did not answer`))
   t.equal(stderr.split('went away').length - 1, 1, 'told once on stderr')
 })
 
@@ -67,7 +71,8 @@ t.test('a server that dies mid-run: the client says once that it went away, as t
   t.equal(code, 1)
   t.same(server.exited, { code: 1, signal: null })
   t.ok(report.errorCount > 100, `${report.errorCount} operations failed`)
-  t.same(report.problems, [`server: 127.0.0.1:${server.port} went away during the run (it refuses connections now): the failed operations are its absence, not its speed`], 'one line: no telemetry line besides')
+  t.same(report.problems, [`server: 127.0.0.1:${server.port} went away during the run (it refuses connections now): ` +
+    'the failed operations are its absence, not its speed'], 'one line: no telemetry line besides')
   t.equal(stderr.split('went away').length - 1, 1, 'told once on stderr')
 })
 

@@ -28,7 +28,8 @@ for (const kind of ['sync-cluster', 'async']) {
     t.equal(serving.length, kind === 'async' ? 1 : 2)
     t.equal(serving.reduce((n, p) => n + p.requests, 0), serverStats.totals.requests, 'per-process requests add up')
     t.same(report.problems, [])
-    t.match(stderr, new RegExp(`\\n  server: 301 requests, event-loop utilization [\\d.]+ \\(mean\\), delay p99 \\d+ µs \\(max over ${serverStats.processes.length} processes\\), fairness [\\d.]+\\n`))
+    t.match(stderr, new RegExp('\\n  server: 301 requests, event-loop utilization [\\d.]+ \\(mean\\), ' +
+      `delay p99 \\d+ µs \\(max over ${serverStats.processes.length} processes\\), fairness [\\d.]+\\n`))
     for (const p of report.processes) t.ok(Number.isInteger(p.maxRssKb) && p.maxRssKb > 10000, `process ${p.index} peak RSS ${p.maxRssKb} KiB`)
     t.ok(Number.isInteger(report.primaryMaxRssKb) && report.primaryMaxRssKb > 10000, `primary peak RSS ${report.primaryMaxRssKb} KiB`)
   })
@@ -62,7 +63,8 @@ t.test('--serverStats=true asks a server without /_stats: the reason is told, no
 t.test('a server that never answers /_stats costs one timeout and fails nothing', async (t) => {
   const dataPath = t.testdir()
   const server = await startBadServer(t, { dataPath, otherPaths: 'hang' })
-  const { code, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, '--timeout=500', '--serverStats=true', ...FLAGS])
+  const { code, report } = await runClient(t, dataPath,
+    [`--serverPort=${server.port}`, `--dataPath=${dataPath}`, '--timeout=500', '--serverStats=true', ...FLAGS])
   t.equal(code, 0)
   t.match(report, { ok: true, serverStats: null })
   t.same(report.problems, ['server stats: POST /_stats/reset failed: no answer in 500 ms'])

@@ -64,5 +64,8 @@ t.test('the CSV has the historic columns first, a row per process and type, then
   t.same(rows.map((r) => r['PUT/GET']), ['PUT process 1', 'GET process 1', 'PUT process 2', 'GET process 2', 'PUT all', 'GET all'])
   t.same(Object.keys(rows[0]), COLUMNS)
   t.equal(rows[0].Mean, '', 'no figures where nothing succeeded')
-  t.same(rows[2], { 'PUT/GET': 'PUT process 2', Min: '10', Mean: '15.5', '101% of Mean': '15.655', Max: '30', Count: '2', p50: '20', p90: '30', p99: '30', 'p99.9': '30', Errors: '1' })
+  t.same(rows[2], {
+    'PUT/GET': 'PUT process 2', Min: '10', Mean: '15.5', '101% of Mean': '15.655', Max: '30', Count: '2',
+    p50: '20', p90: '30', p99: '30', 'p99.9': '30', Errors: '1'
+  })
 })

@@ -13,7 +13,6 @@ const workload = require('../lib/workload')
 
 const CONFIG = { nOperations: 301, nClients: 2, readsPerWrite: 3, nFiles: 7, warmup: 20, concurrency: 2 }
 const FLAGS = Object.entries(CONFIG).map(([key, value]) => `--${key}=${value}`)
-const FIGURES = ['Min', 'Mean', '101% of Mean', 'Max', 'Count', 'p50', 'p90', 'p99', 'p99.9', 'Errors']
 
 // PUTs process p makes, measured and in warm-up.
 function putsOf (p) {

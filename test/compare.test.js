@@ -21,13 +21,16 @@ t.test('compare lists the environment differences first, then marks the one cell
   t.equal(stderr, `compare: ${page}\n`, 'the page\'s path on stderr, nothing else')
   const env = stdout.indexOf('## Environment differences')
   t.ok(env > 0 && env < stdout.indexOf('## Shared cells (4)'), 'environment first')
-  for (const line of ['| node | v20.20.2 | v22.23.3 |', '| release | 6.1.0-28-cloud-amd64 | 6.12.0-1-cloud-amd64 |', '| argv | ["quick","--seed=1"] | ["quick","--seed=2"] |']) {
+  for (const line of ['| node | v20.20.2 | v22.23.3 |', '| release | 6.1.0-28-cloud-amd64 | 6.12.0-1-cloud-amd64 |',
+    '| argv | ["quick","--seed=1"] | ["quick","--seed=2"] |']) {
     t.ok(stdout.includes(line), line)
   }
   t.notMatch(stdout, /\| (cpus|cpuModel|packages\.express) \|/, 'what is the same is not listed')
-  t.equal(row(stdout, 'sync-s1-c4'), '| sync-s1-c4 | 2,970 | 4,500 | 1.51× [1.38–1.63] **faster** | 0.66× [0.61–0.72] **lower** | 0.66× [0.61–0.72] **lower** |')
+  t.equal(row(stdout, 'sync-s1-c4'),
+    '| sync-s1-c4 | 2,970 | 4,500 | 1.51× [1.38–1.63] **faster** | 0.66× [0.61–0.72] **lower** | 0.66× [0.61–0.72] **lower** |')
   for (const cell of ['async-s1-c4', 'sync-cluster-s2-c4', 'async-cluster-s2-c4']) {
-    t.match(row(stdout, cell), /^\| [\w-]+ \| [\d,]+ \| [\d,]+ \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \|$/, `${cell} unchanged`)
+    t.match(row(stdout, cell), /^\| [\w-]+ \| [\d,]+ \| [\d,]+ \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \|$/,
+      `${cell} unchanged`)
   }
   t.match(stdout, /^3 of 12 figures changed clearly: sync-s1-c4 ops\/s faster \(1\.51× \[1\.38–1\.63\]\); sync-s1-c4 GET p99 lower/m)
   t.match(stdout, /Bonferroni over 12 comparisons/)

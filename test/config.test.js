@@ -38,7 +38,7 @@ t.test('every bad value is refused with the field and the value', async (t) => {
   const cases = [
     [['--nClients=0'], 'nClients must be an integer from 1 to 256, got "0"'],
     [['--nOperations=1.5'], 'nOperations must be an integer >= 1, got "1.5"'],
-    [['--readsPerWrite=-1'], 'readsPerWrite must be an integer from 0 to 1000000, got "-1"'],
+    [['--readsPerWrite=-1'], 'readsPerWrite must be an integer from 0 to 1000000, or inf, got "-1"'],
     [['--value='], 'value must be non-empty text without a newline, got ""'],
     [['--value=a\nb'], 'value must be non-empty text without a newline, got "a\\nb"'],
     [['--bodyLimit=100', `--value=${'v'.repeat(40)}`], /^value must be at most bodyLimit - 64 = 36 bytes/],

@@ -39,7 +39,9 @@ t.test('without server telemetry the server columns and clientBound are left emp
   t.same(costFigures(clientJson(null)), { clientCpuPerReqUs: 150, clientBound: undefined })
   t.same(costFigures(null), {})
   const idle = summarize('sync', [{ ...proc('single', 0, 0.1, 5000, null, null) }])
-  t.match(costFigures(clientJson(idle, { completed: 0 })), { serverRequests: 0, eldP50Us: undefined, serverCpuPerReqUs: undefined, clientCpuPerReqUs: undefined, clientBound: undefined })
+  t.match(costFigures(clientJson(idle, { completed: 0 })), {
+    serverRequests: 0, eldP50Us: undefined, serverCpuPerReqUs: undefined, clientCpuPerReqUs: undefined, clientBound: undefined
+  })
   // JSON turns a NaN mean (no serving process answered) into null.
   const noMean = { ...idle, totals: { ...idle.totals, requests: 10, meanUtilization: null } }
   t.match(costFigures(clientJson(noMean)), { meanUtilization: undefined, serverCpuPerReqUs: 500, clientBound: undefined })

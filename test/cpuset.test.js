@@ -30,7 +30,9 @@ t.test('a program started under the split prefix runs on its cores only', { skip
   t.teardown(() => child.kill())
   const fs = require('node:fs')
   // Until taskset has set the cores and become node.
-  for (let i = 0; i < 100 && fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')[0] !== process.execPath; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let i = 0; i < 100 && fs.readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')[0] !== process.execPath; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
   t.same(processCpus(child.pid), client)
   child.kill()
   await once(child, 'exit')

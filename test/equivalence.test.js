@@ -61,7 +61,8 @@ t.test('one trace gives byte-identical responses and files on every kind, both a
   t.same(Object.keys(ref.files), [...KEYS].sort(), 'every key was written')
   t.ok(ref.responses.some((r) => r.status === 404) && ref.responses.some((r) => r.status === 200 && r.body.includes(SPLIT)))
   t.same([...new Set(ref.responses.map((r) => r.status))].sort(), [200, 400, 404, 405, 413, 415], 'the trace meets every answer')
-  t.equal(Object.keys(runs).length, 2 * (KINDS.length + KINDS.filter((k) => k.startsWith('async')).length) + LB_KINDS.length, 'every kind, the async ones on two APIs, on two frameworks')
+  t.equal(Object.keys(runs).length, 2 * (KINDS.length + KINDS.filter((k) => k.startsWith('async')).length) + LB_KINDS.length,
+    'every kind, the async ones on two APIs, on two frameworks')
   t.ok(KINDS.length >= 4, 'the four kinds this Node runs, at least')
   // Through HAProxy: the experiment's GETs, HEADs and PUTs (the rest of the trace is malformed HTTP,
   // which HAProxy answers itself, e.g. a fragment in the path). It sends header names in lower case

@@ -65,7 +65,9 @@ t.test('the app answers 507 for no space and 500 for an I/O error, each told onc
   failure = fsError('EIO', 'read')
   t.match(await request(srv, { path: '/get?key=k' }), { status: 500, body: 'internal error\n' })
   t.equal(logged.length, 4, 'one line per kind of fault, not per request')
-  t.match(logged, [/^PUT failed: disk full \(ENOSPC\)/, /^PUT failed: disk quota exceeded \(EDQUOT\)/, /^PUT failed: I\/O error \(EIO\)/, /^GET failed: I\/O error \(EIO\)/])
+  t.match(logged, [/^PUT failed: disk full \(ENOSPC\)/, /^PUT failed: disk quota exceeded \(EDQUOT\)/, /^PUT failed: I\/O error \(EIO\)/,
+    /^GET failed: I\/O error \(EIO\)/])
   faults.flush()
-  t.same(logged.slice(4).map((l) => /^(\S+ \S+): (\d+) more/.exec(l).slice(1)), [['PUT', '4'], ['PUT', '4'], ['PUT', '4']].map(([op, n], i) => [`${op} ${['ENOSPC', 'EDQUOT', 'EIO'][i]}`, n]))
+  t.same(logged.slice(4).map((l) => /^(\S+ \S+): (\d+) more/.exec(l).slice(1)),
+    [['PUT', '4'], ['PUT', '4'], ['PUT', '4']].map(([op, n], i) => [`${op} ${['ENOSPC', 'EDQUOT', 'EIO'][i]}`, n]))
 })

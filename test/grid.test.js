@@ -12,7 +12,9 @@ const { checkFuse } = require('../storage')
 const cellsOf = (plan) => plan.cells ?? [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]
 
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
-  const cell = { kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, node: 'v24.21.0' }
+  const cell = {
+    kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, node: 'v24.21.0'
+  }
   t.equal(cellId(cell, []), 'sync-cluster-s2-c4')
   t.equal(cellId(cell, ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']), 'sync-cluster-s2-c4-uv8-sp-none-rpw4-v1024')
   t.equal(cellId(cell, ['schedPolicy', 'node']), 'sync-cluster-s2-c4-sp-none-node-v24.21.0')
@@ -46,7 +48,8 @@ t.test('the quick grid: the four base kinds, nServers only for cluster kinds, ea
 })
 
 t.test('quick and sweep keep the reuseport and balanced kinds out of quick unless asked for', async (t) => {
-  const kinds = (command, args = []) => [...new Set(cellsOf(planSweep(command, ['--aa=off', '--nClients=1', '--nServers=2', ...args])).map((c) => c.kind))].sort()
+  const kinds = (command, args = []) =>
+    [...new Set(cellsOf(planSweep(command, ['--aa=off', '--nClients=1', '--nServers=2', ...args])).map((c) => c.kind))].sort()
   t.same(kinds('quick'), ['async', 'async-cluster', 'sync', 'sync-cluster'])
   const reuse = reusePortProblem() ? [] : ['async-reuseport', 'sync-reuseport']
   const lb = kindProblem('sync-lb') ? [] : ['async-lb', 'sync-lb']
@@ -54,7 +57,8 @@ t.test('quick and sweep keep the reuseport and balanced kinds out of quick unles
 })
 
 t.test('optional dimensions multiply the grid and reach each cell\'s config', async (t) => {
-  const plan = planSweep('sweep', ['--kinds=async', '--nClients=2', '--uvThreadpoolSize=1,8', '--valueBytes=10,100', '--rounds=2', '--serverPort=9000', '--aa=off'])
+  const plan = planSweep('sweep', ['--kinds=async', '--nClients=2', '--uvThreadpoolSize=1,8', '--valueBytes=10,100', '--rounds=2',
+    '--serverPort=9000', '--aa=off'])
   const cells = cellsOf(plan)
   t.same(cells.map((c) => c.id).sort(), ['async-s1-c2-uv1-v10', 'async-s1-c2-uv1-v100', 'async-s1-c2-uv8-v10', 'async-s1-c2-uv8-v100'])
   t.equal(plan.options.rounds, 2)
@@ -76,14 +80,20 @@ t.test('a payload too large for bodyLimit names the cell', async (t) => {
 
 t.test('without --uvThreadpoolSize or --schedPolicy each cell records the effective values', async (t) => {
   const saved = { ...process.env }
-  t.teardown(() => { for (const name of ['UV_THREADPOOL_SIZE', 'NODE_CLUSTER_SCHED_POLICY']) { if (saved[name] === undefined) delete process.env[name]; else process.env[name] = saved[name] } })
+  t.teardown(() => {
+    for (const name of ['UV_THREADPOOL_SIZE', 'NODE_CLUSTER_SCHED_POLICY']) {
+      if (saved[name] === undefined) delete process.env[name]
+      else process.env[name] = saved[name]
+    }
+  })
   delete process.env.UV_THREADPOOL_SIZE
   delete process.env.NODE_CLUSTER_SCHED_POLICY
   const cells = planSweep('run', [], 'sync').runs.map((r) => r.cell)
   t.match(cells, [{ id: 'sync-s1-c5', uvThreadpoolSize: 4, schedPolicy: 'rr' }])
   process.env.UV_THREADPOOL_SIZE = '7'
   process.env.NODE_CLUSTER_SCHED_POLICY = 'none'
-  t.match(planSweep('run', ['--nServers=3'], 'async-cluster').runs.map((r) => r.cell), [{ id: 'async-cluster-s3-c5', uvThreadpoolSize: 7, schedPolicy: 'none' }])
+  t.match(planSweep('run', ['--nServers=3'], 'async-cluster').runs.map((r) => r.cell),
+    [{ id: 'async-cluster-s3-c5', uvThreadpoolSize: 7, schedPolicy: 'none' }])
 })
 
 t.test('--schedPolicy is a dimension: every kind gets both values, and ids say which', async (t) => {
@@ -112,7 +122,8 @@ t.test('run schedules its rounds; the interleaved flags are refused there, --rep
   t.throws(() => planSweep('quick', ['--repeats=3']), /^--repeats is now --rounds/)
   for (const [arg, message] of [['--budget=0', /^--budget must be a duration above 0/], ['--budget=2x', /^--budget must be a duration/],
     ['--margin=1.5', /^--margin must be a number above 0 and at most 1, got "1.5"/], ['--maxInterference=-1', /^--maxInterference must be a number above 0/],
-    ['--window=0', /^--window must be an integer from 1/], ['--passes=x', /^--passes must be an integer/], ['--warmOps=-5', /^--warmOps must be an integer >= 0/]]) {
+    ['--window=0', /^--window must be an integer from 1/], ['--passes=x', /^--passes must be an integer/],
+    ['--warmOps=-5', /^--warmOps must be an integer >= 0/]]) {
     t.throws(() => planSweep('quick', [arg]), { message }, arg)
   }
   t.match(planSweep('quick', ['--budget=2m', '--margin=0.1']).options, { budget: 120, margin: 0.1 })
@@ -127,7 +138,7 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
   for (const [arg, message] of [
     ['--aa=on', /^--aa must be off or KIND:nServers:nClients \(e\.g\. async-cluster:2:4\), got "on"$/],
     ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "fast:2:4"$/],
-    ['--aa=async-cluster:0:4', /its nServers must be an integer from 1 to 256, got "async-cluster:0:4"$/],
+    ['--aa=async-cluster:0:4', /its nServers must be an integer from 1 to 256, or auto, got "async-cluster:0:4"$/],
     ['--aa=async:1:x', /its nClients must be an integer from 1 to 256, got "async:1:x"$/]
   ]) {
     t.throws(() => planSweep('sweep', [arg]), { constructor: ConfigError, message }, arg)

@@ -66,8 +66,10 @@ t.test('show stat becomes per-backend figures, fairness and the balancer\'s CPU 
   const rows = parseStat(STAT)
   t.equal(rows.length, 5)
   t.same(backendFigures(rows), [
-    { name: 'b1', address: '127.0.0.1:9001', requests: 20, responses: 20, status: 'UP', checkFailures: 0, downs: 0, connectionErrors: 0, responseErrors: 0, retries: 0, redispatches: 0 },
-    { name: 'b2', address: '127.0.0.1:9002', requests: 10, responses: 10, status: 'DOWN', checkFailures: 4, downs: 1, connectionErrors: 3, responseErrors: 1, retries: 2, redispatches: 1 }
+    { name: 'b1', address: '127.0.0.1:9001', requests: 20, responses: 20, status: 'UP',
+      checkFailures: 0, downs: 0, connectionErrors: 0, responseErrors: 0, retries: 0, redispatches: 0 },
+    { name: 'b2', address: '127.0.0.1:9002', requests: 10, responses: 10, status: 'DOWN',
+      checkFailures: 4, downs: 1, connectionErrors: 3, responseErrors: 1, retries: 2, redispatches: 1 }
   ])
   const b = balancerFigures({ rows, pid: 7, balance: 'roundrobin', cpuUs: 3000 })
   t.match(b, { pid: 7, requests: 30, cpuPerRequestUs: 100, failed: 2 })
@@ -79,9 +81,11 @@ t.test('show stat becomes per-backend figures, fairness and the balancer\'s CPU 
 })
 
 t.test('the merged document has the cluster kinds\' shape, with HAProxy\'s CPU in the totals', async (t) => {
-  const proc = (role, requests, cpu) => ({ pid: requests, role, requests, windowMs: 1000, utilization: 0.5, cpuUs: { user: cpu, system: 0 }, eventLoopDelayUs: {} })
+  const proc = (role, requests, cpu) =>
+    ({ pid: requests, role, requests, windowMs: 1000, utilization: 0.5, cpuUs: { user: cpu, system: 0 }, eventLoopDelayUs: {} })
   const balancer = { cpuUs: 500, requests: 30 }
-  const doc = mergeTelemetry('sync-lb', proc('primary', 0, 10), [{ processes: [proc('single', 20, 100)] }, null, { processes: [proc('single', 10, 200)] }], balancer)
+  const doc = mergeTelemetry('sync-lb', proc('primary', 0, 10),
+    [{ processes: [proc('single', 20, 100)] }, null, { processes: [proc('single', 10, 200)] }], balancer)
   t.equal(doc.kind, 'sync-lb')
   t.equal(doc.processes.length, 3, 'the launcher and the two backends that answered')
   t.same(doc.totals.share, [20 / 30, 10 / 30])

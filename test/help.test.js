@@ -75,7 +75,8 @@ t.test('a key without help, or help without a key, is refused rather than left o
 })
 
 t.test('a section shows what each validator takes, from the phrase it refuses with', async (t) => {
-  const text = helpSection('Things', { n: SCHEMA.nClients, s: SCHEMA.serverStats, free: (v) => v }, { n: 'how many', s: 'stats', free: 'anything' }, { n: 5, s: 'auto', free: '' })
+  const text = helpSection('Things', { n: SCHEMA.nClients, s: SCHEMA.serverStats, free: (v) => v },
+    { n: 'how many', s: 'stats', free: 'anything' }, { n: 5, s: 'auto', free: '' })
   t.equal(text, 'Things\n' +
     '  --n (default: 5)\n      how many; takes an integer from 1 to 256\n' +
     '  --s (default: auto)\n      stats; takes auto, true or false\n' +

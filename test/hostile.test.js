@@ -18,7 +18,8 @@ const CHUNKED = '5\r\nhello\r\n0\r\n\r\n'
 const SMUGGLING = {
   'Content-Length with Transfer-Encoding: chunked': `${POST}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n${CHUNKED}`,
   'Transfer-Encoding: chunked with Content-Length': `${POST}Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n${CHUNKED}`,
-  'CL.TE with a smuggled request behind': `${POST}Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nPOST /put?key=smuggled HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nbad`,
+  'CL.TE with a smuggled request behind': `${POST}Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n` +
+    'POST /put?key=smuggled HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nbad',
   'two different Content-Lengths': `${POST}Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello!`,
   'two equal Content-Lengths': `${POST}Content-Length: 5\r\nContent-Length: 5\r\n\r\nhello`,
   'a Content-Length list': `${POST}Content-Length: 5, 5\r\n\r\nhello`,
@@ -59,7 +60,9 @@ function sendThenReset (port, bytes) {
 
 for (const kind of KINDS) {
   t.test(`${kind} server`, async (t) => {
-    const dataPath = t.testdir({ victim: 'before\n', ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`k${i}`, `content of k${i}\n`])), small: 'y'.repeat(4096) })
+    const dataPath = t.testdir({
+      victim: 'before\n', ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`k${i}`, `content of k${i}\n`])), small: 'y'.repeat(4096)
+    })
     const srv = await startServer(t, kind, { dataPath, args: ['--requestTimeout=2000', '--headersTimeout=1000'] })
 
     t.test('request smuggling gets 400, the connection closed, and nothing written', async (t) => {

@@ -29,7 +29,7 @@ const SERVERS = [...KINDS.map((kind) => ({ kind, framework: 'express' })),
 
 for (const { kind, framework } of SERVERS) {
   t.test(`${kind} server on ${framework}`, async (t) => {
-    const root = t.testdir({ data: {}, 'outside.txt': 'secret\n', 'outside': 'secret too\n' })
+    const root = t.testdir({ data: {}, 'outside.txt': 'secret\n', outside: 'secret too\n' })
     const dataPath = path.join(root, 'data')
     fs.mkdirSync(path.join(dataPath, 'adir'))
     fs.symlinkSync(path.join(root, 'outside.txt'), path.join(dataPath, 'link'))

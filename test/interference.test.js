@@ -35,7 +35,7 @@ t.test('a process that ended between the samples is not seen, and a share never 
 })
 
 t.test('on this machine, a busy child is the run\'s own and a detached busy process is another\'s', async (t) => {
-  const burn = `const end = Date.now() + 400; while (Date.now() < end);`
+  const burn = 'const end = Date.now() + 400; while (Date.now() < end);'
   const env = { ...process.env, NODE_OPTIONS: '' }
   const child = spawn(process.execPath, ['-e', burn], { stdio: 'ignore', env })
   const stranger = spawn('setsid', ['--fork', process.execPath, '-e', burn], { stdio: 'ignore', env })

@@ -94,9 +94,9 @@ for (const kind of KINDS) {
 }
 
 t.test('bad config values exit 2 with a message naming the field and the value', async (t) => {
-  const dir = t.testdir({ 'bad.json': '{ nope', 'list.json': '[1]', 'file': 'x' })
+  const dir = t.testdir({ 'bad.json': '{ nope', 'list.json': '[1]', file: 'x' })
   const cases = [
-    [['--nServers=0'], /nServers must be an integer from 1 to 256, got "0"/],
+    [['--nServers=0'], /nServers must be an integer from 1 to 256, or auto, got "0"/],
     [['--serverPort=70000'], /serverPort must be an integer from 0 to 65535, got "70000"/],
     [['--bodyLimit=abc'], /bodyLimit must be an integer/],
     [['--nope=1'], /unknown flag --nope; valid keys: config, dataPath, /],

@@ -14,11 +14,12 @@ t.test('list flags are split, validated element by element, and deduplicated', a
 
 t.test('a bad list element is a ConfigError naming the flag, the element and the list', async (t) => {
   for (const [arg, message] of [
-    ['--nServers=1,0', '--nServers must be an integer from 1 to 256, got "0" in "1,0"'],
+    ['--nServers=1,0', '--nServers must be an integer from 1 to 256, or auto, got "0" in "1,0"'],
     ['--nClients=', '--nClients must be an integer from 1 to 256, got ""'],
-    ['--kinds=sync,,async', '--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "" in "sync,,async"'],
+    ['--kinds=sync,,async',
+      '--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "" in "sync,,async"'],
     ['--uvThreadpoolSize=2000', '--uvThreadpoolSize must be an integer from 1 to 1024, got "2000"'],
-    ['--readsPerWrite=-1', '--readsPerWrite must be an integer from 0 to 1000000, got "-1"'],
+    ['--readsPerWrite=-1', '--readsPerWrite must be an integer from 0 to 1000000, or inf, got "-1"'],
     ['--schedPolicy=rr,RR', '--schedPolicy must be rr or none, got "RR" in "rr,RR"']
   ]) {
     t.throws(() => takeLists([arg], SWEEP_LISTS), new ConfigError(message), arg)

@@ -104,7 +104,9 @@ t.test('at the next start, namespaces and links of owners that are gone are remo
   const lines = []
   const cleaned = cleanStaleHosts((l) => lines.push(l))
   // Another test's sweep may clean it first (each start cleans): then it is gone all the same.
-  if (cleaned.includes(Number(dead))) t.ok(lines.includes(`removed namespace ${name} and link cbh${dead}, left by a run (pid ${dead}) that is gone`), 'one line says so')
+  if (cleaned.includes(Number(dead))) {
+    t.ok(lines.includes(`removed namespace ${name} and link cbh${dead}, left by a run (pid ${dead}) that is gone`), 'one line says so')
+  }
   t.ok(cleaned.every((pid) => !isAlive(pid)), 'only owners that are gone')
   t.notOk(listNamespaces().includes(name))
   t.notOk(listLinks().includes(`cbh${dead}`))

@@ -17,8 +17,8 @@ t.test('a --node value is a major, a full version, system or a path; anything el
   t.same(parseNodeSpec('v26.10.0'), { text: 'v26.10.0', type: 'full', version: 'v26.10.0' })
   t.same(parseNodeSpec('system'), { text: 'system', type: 'system' })
   t.same(parseNodeSpec('./bin/node'), { text: './bin/node', type: 'path', path: path.resolve('bin/node') })
-  // A validator throws a phrase, which lib/config.js completes with the flag and the value.
-  const phrase = (text) => { try { parseNodeSpec(text) } catch (why) { return why } }
+  // A validator throws a ValueError, which lib/config.js completes with the flag and the value.
+  const phrase = (text) => { try { parseNodeSpec(text) } catch (why) { return why.message } }
   for (const bad of ['', 'lts', 'node', '24.1', 'v24', '24.x', '1234', 'latest']) {
     t.equal(phrase(bad), 'must be a major version (24), a full version (24.21.0), system, or a path to a node binary', JSON.stringify(bad))
   }
@@ -30,7 +30,8 @@ t.test('a major resolves to the newest cached version of that line, a full versi
   fs.mkdirSync(path.join(cacheDir, 'v97.0.0')) // nor a folder without a binary
   t.same(cachedNodes(cacheDir).map((n) => n.version), ['v99.1.0', 'v98.10.0', 'v98.9.5', 'v98.0.1'])
   const install = () => { throw new Error('must not install') }
-  t.match(resolveNode('98', { cacheDir, install }), { spec: '98', source: 'cache', node: 'v98.10.0', v8: '98.10.0-v8', uv: '1.99.0', path: binaryIn(path.join(cacheDir, 'v98.10.0')) })
+  t.match(resolveNode('98', { cacheDir, install }),
+    { spec: '98', source: 'cache', node: 'v98.10.0', v8: '98.10.0-v8', uv: '1.99.0', path: binaryIn(path.join(cacheDir, 'v98.10.0')) })
   t.match(resolveNode('98.9.5', { cacheDir, install }), { source: 'cache', node: 'v98.9.5' })
   t.match(resolveNode('v99.1.0', { cacheDir, install }), { node: 'v99.1.0' })
   t.throws(() => resolveNode('97', { cacheDir }), { constructor: ConfigError, message: `--node 97: Node 97 is not in ${cacheDir}` })
@@ -73,7 +74,9 @@ t.test('a version that cannot be had names it, and leaves the cache as it was', 
   const npm = fakeNpm(root, { versions: ['v99.1.0'], reports: { 'v99.1.0': 'v99.0.0' } })
   const install = (range, how) => installNode(range, { ...how, npm })
   const quiet = () => {}
-  t.throws(() => resolveNode('95', { cacheDir, install, notify: quiet }), { constructor: ConfigError, message: /^--node 95: Node 95 cannot be had: the npm registry has no node-\w+-\w+@95 \(E404\)$/ })
-  t.throws(() => resolveNode('99.1.0', { cacheDir, install, notify: quiet }), /^--node 99\.1\.0: Node v99\.1\.0 cannot be had: the installed binary reports v99\.0\.0, not v99\.1\.0$/)
+  t.throws(() => resolveNode('95', { cacheDir, install, notify: quiet }),
+    { constructor: ConfigError, message: /^--node 95: Node 95 cannot be had: the npm registry has no node-\w+-\w+@95 \(E404\)$/ })
+  t.throws(() => resolveNode('99.1.0', { cacheDir, install, notify: quiet }),
+    /^--node 99\.1\.0: Node v99\.1\.0 cannot be had: the installed binary reports v99\.0\.0, not v99\.1\.0$/)
   t.same(fs.readdirSync(cacheDir), [])
 })

@@ -4,18 +4,19 @@
 
 const t = require('tap')
 const http = require('node:http')
-const { placementProblem, placeRun, connectRun, hostsOption, rttValue, cpusetValue } = require('../sweep/placement')
+const { placementProblem, placeRun, connectRun, hostsOption } = require('../sweep/placement')
+const { VALIDATORS: { rtt: rttValue, cpuset: cpusetValue } } = require('../lib/dimensions')
 const { checkCpuset } = require('../lib/cpuset')
 
 t.test('the validators name what they take', async (t) => {
   t.equal(hostsOption('netns'), 'netns')
-  t.throws(() => hostsOption('vm'), 'must be one of local, netns')
+  t.throws(() => hostsOption('vm'), { message: 'must be one of local, netns' })
   t.equal(rttValue('5'), 5)
-  t.throws(() => rttValue('-1'), 'must be an integer number of ms from 0 to 1000')
-  t.throws(() => rttValue('1.5'), 'must be an integer number of ms from 0 to 1000')
-  t.throws(() => rttValue('2000'), 'must be an integer number of ms from 0 to 1000')
+  t.throws(() => rttValue('-1'), { message: 'must be an integer number of ms from 0 to 1000' })
+  t.throws(() => rttValue('1.5'), { message: 'must be an integer number of ms from 0 to 1000' })
+  t.throws(() => rttValue('2000'), { message: 'must be an integer number of ms from 0 to 1000' })
   t.equal(cpusetValue('split'), 'split')
-  t.throws(() => cpusetValue('half'), 'must be shared or split')
+  t.throws(() => cpusetValue('half'), { message: 'must be shared or split' })
 })
 
 t.test('a round trip without a separate host is refused with one line', async (t) => {
@@ -55,7 +56,8 @@ t.test('connectRun: local runs connect as configured; a relay carries the round 
   t.same(await zero.close(), { rttMethod: 'relay', rttMeasuredUs: '' })
   const relayed = await connectRun(hosts, 2, server.address().port)
   t.not(relayed.port, server.address().port)
-  const body = await new Promise((resolve) => http.get({ host: relayed.host, port: relayed.port, agent: false }, (res) => res.setEncoding('utf8').on('data', resolve)))
+  const body = await new Promise((resolve) =>
+    http.get({ host: relayed.host, port: relayed.port, agent: false }, (res) => res.setEncoding('utf8').on('data', resolve)))
   t.equal(body, 'ok')
   const fields = await relayed.close()
   t.equal(fields.rttMethod, 'relay')

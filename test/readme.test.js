@@ -20,7 +20,7 @@ t.test('README opens with the install-and-run and install-and-test commands', as
 t.test('.ci/run runs the README test command', async (t) => {
   const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
   t.match(ci, /^npm ci --no-audit --no-fund && npm test$/m)
-  t.equal(require('../package.json').scripts.test, 'tap')
+  t.equal(require('../package.json').scripts.test, 'eslint . && tap', 'npm test lints, then runs tap')
 })
 
 t.test('README is a front page: 300 lines at most, the commands in its first 20, its counts those of the code', async (t) => {

@@ -77,7 +77,8 @@ t.test('with 8 rounds sync vs async is "the same" for one distribution and a ver
   t.match(other, /^0\.\d\d× \[0\.\d\d–0\.\d\d\] async faster$/, 'and the other way')
   t.ok(Math.abs(parseFloat(other) - 0.5) < 0.03, other)
   t.match(rows['sync: cluster of 2 workers vs 1 process, 4 client processes'][0], /cluster of 2 workers faster$/, 'two workers beat one process')
-  t.match(page, /7–8 rounds: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at 95\.3% confidence or more\./,
+  t.match(page,
+    /7–8 rounds: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at 95\.3% confidence or more\./,
     'the page says how many rounds the intervals rest on and what confidence that gives')
   // verdicts.json holds the same comparisons, throughput first, then the two CPU metrics.
   const json = verdictsJson(dir)
@@ -91,7 +92,8 @@ t.test('with 8 rounds sync vs async is "the same" for one distribution and a ver
 t.test('with 3 rounds every verdict is undecided: no interval reaches 95%', async (t) => {
   const { page, dir } = render({ speeds: { async: 450 } })(t)
   t.same([...new Set(verdictsJson(dir).map((v) => v.verdict))], ['undecided'])
-  t.match(page, /2–3 rounds: .* at 50\.0% confidence or more \(below 95%: 2 rounds are too few; 6 are the fewest that reach it, and no verdict is given below it\)/)
+  t.match(page,
+    /2–3 rounds: .* at 50\.0% confidence or more \(below 95%: 2 rounds are too few; 6 are the fewest that reach it, and no verdict is given below it\)/)
 })
 
 t.test('a single round gives no verdict, only a point', async (t) => {
@@ -109,7 +111,8 @@ t.test('a single round gives no verdict, only a point', async (t) => {
 t.test('the A/A pair calibrates: "the same" within the margin, and left out of every other chart and median', async (t) => {
   const plain = render({ rounds: 8 })(t)
   const aa = render({ aa: true, rounds: 8 })(t)
-  t.same(aa.names.filter((n) => !n.includes('c17-') && n !== 'charts/verdicts.svg'), plain.names.filter((n) => n !== 'charts/verdicts.svg'), 'the same charts but the A/A pair\'s own')
+  t.same(aa.names.filter((n) => !n.includes('c17-') && n !== 'charts/verdicts.svg'), plain.names.filter((n) => n !== 'charts/verdicts.svg'),
+    'the same charts but the A/A pair\'s own')
   t.ok(aa.names.includes('hgrm/c17-A-GET.hgrm') && aa.names.includes('charts/candles-c17-B.svg'), 'and the A/A cells\' spectra and candlesticks')
   // ECharts numbers its ids per chart instance in the process: compare the drawing, not ids.
   const drawing = (dir, name) => read(path.join(dir, name)).replace(/zr\d+-(cls-|[a-z])\d+/g, 'zr-$1')
@@ -121,7 +124,8 @@ t.test('the A/A pair calibrates: "the same" within the margin, and left out of e
   }
   const rows = firstScreen(aa.page)
   t.match(rows['A/A: async, cluster of 2 workers, 4 client processes'][0], /^1\.00× \[0\.99–1\.01\] the same within ±5%$/)
-  t.match(aa.page, /Calibration: the A\/A pair \(async, cluster of 2 workers, 4 client processes, one configuration run as two cells\): A\/B 1\.00× \[0\.99–1\.01\], came out the same within ±5%, as it must\./)
+  t.match(aa.page, new RegExp('Calibration: the A/A pair \\(async, cluster of 2 workers, 4 client processes, one configuration run as two cells\\): ' +
+    'A/B 1\\.00× \\[0\\.99–1\\.01\\], came out the same within ±5%, as it must\\.'))
   t.notOk(aa.page.includes('too noisy to trust'), 'no alarm')
   t.match(verdictsJson(aa.dir).find((v) => v.aa), { a: 'c17-A', b: 'c17-B', aa: true, verdict: 'same' })
 })

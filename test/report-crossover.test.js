@@ -139,6 +139,7 @@ t.test('a group measured at a single storage latency has no crossover; a lead in
   t.same(groups.map((g) => [g.cluster, g.delays.length]), [[false, 4]], 'only the group with several latencies')
   renderReport(dir)
   const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8').replace(/\s+/g, ' ')
-  t.match(page, /async \(callback\) is ahead of sync at 1000 µs but not clearly \(its interval does not leave out 1\): async \(callback\) \/ sync 2\.50× \[0\.90–2\.50\] at 1000 µs\./)
+  t.match(page, new RegExp('async \\(callback\\) is ahead of sync at 1000 µs but not clearly \\(its interval does not leave out 1\\): ' +
+    'async \\(callback\\) / sync 2\\.50× \\[0\\.90–2\\.50\\] at 1000 µs\\.'))
   t.notMatch(page, /With a cluster of 2 workers and 4 client processes/)
 })

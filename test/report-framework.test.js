@@ -41,7 +41,8 @@ t.test('the answers say how sync/async changes without express and what node:htt
     'a wider gap at nClients 4: 1.23× [1.23–1.23] (nClients 4: 1.54× [1.54–1.54] on node:http, 1.25× [1.25–1.25] on express).')
   t.match(page, 'Plain node:http over express, sync, 1 process: node:http serves more at nClients 4: 2.00× [2.00–2.00].')
   t.match(page, 'Plain node:http over express, async, 1 process: node:http serves more at nClients 4: 1.63× [1.63–1.63].')
-  t.match(page, /6 rounds: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at 96\.9% confidence or more\./)
+  t.match(page,
+    /6 rounds: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, at 96\.9% confidence or more\./)
   t.ok(page.indexOf('how sync/async changes without express') < page.indexOf('How to read this'), 'among the answers, first')
 })
 

@@ -26,7 +26,8 @@ const render = (t, options) => {
 t.test('versions.md names each version, its V8, libuv and line, with intervals and each verdict', async (t) => {
   const { files, md } = render(t)
   t.ok(files.includes('versions.md'), 'renderReport lists versions.md')
-  t.match(md, /^# Node versions compared: 2026-11-23\n\nCommand: `\.\/run_benchmark\.sh sweep --node=system,24,26` · 2 cores \(Test CPU\) · client on Node v20\.20\.2 · seed 9\n/)
+  t.match(md, new RegExp('^# Node versions compared: 2026-11-23\\n\\nCommand: `\\./run_benchmark\\.sh sweep --node=system,24,26` · ' +
+    '2 cores \\(Test CPU\\) · client on Node v20\\.20\\.2 · seed 9\\n'))
   t.match(md, '- sync over async in throughput (one process, nServers 1, nClients 2): sync faster on every supported line (v24.21.0, v26.10.0)\n')
   t.match(md, '- async over sync in server CPU per request (one process, nServers 1, nClients 2): sync cheaper on every supported line (v24.21.0, v26.10.0)\n')
   const table = md.slice(md.indexOf('## nServers 1, nClients 2'), md.indexOf('## nServers 2')).split('\n').filter((l) => l.startsWith('|'))
@@ -50,7 +51,9 @@ t.test('versions.md names each version, its V8, libuv and line, with intervals a
 
 t.test('a verdict that differs between supported lines is reported as not holding, with each line\'s ratio', async (t) => {
   const { md, page } = render(t, { speeds: { 'v26.10.0': { sync: 500 } } })
-  t.match(md, /- sync over async in throughput \(one process, nServers 1, nClients 2\): not the same clear verdict on every supported line: v20\.20\.2 1\.00× \[[^\]]+\] the same within ±5%; v24\.21\.0 2\.00× \[[^\]]+\] sync faster; v26\.10\.0 0\.50× \[[^\]]+\] async faster\n/)
+  t.match(md, new RegExp('- sync over async in throughput \\(one process, nServers 1, nClients 2\\): ' +
+    'not the same clear verdict on every supported line: v20\\.20\\.2 1\\.00× \\[[^\\]]+\\] the same within ±5%; ' +
+    'v24\\.21\\.0 2\\.00× \\[[^\\]]+\\] sync faster; v26\\.10\\.0 0\\.50× \\[[^\\]]+\\] async faster\\n'))
   t.match(page, '<h2>Node versions</h2>')
   const rows = tableRows(page, 'versions')
   t.equal(rows.length, 4)

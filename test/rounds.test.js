@@ -36,7 +36,10 @@ t.test('passes that other processes disturbed are dropped and run again; too few
   const passes = readCsv(path.join(dir, 'passes.csv'))
   const dropped = passes.filter((p) => p.kept === 'false')
   t.ok(dropped.length > 0, `${dropped.length} of ${passes.length} passes dropped`)
-  for (const p of dropped) t.ok(Number(p.interference) > 0.05 && Math.abs(Number(p.other) + Number(p.steal) - Number(p.interference)) < 2e-4, `pass ${p.round}.${p.pass}: ${p.interference} > 0.05, other plus steal`)
+  for (const p of dropped) {
+    t.ok(Number(p.interference) > 0.05 && Math.abs(Number(p.other) + Number(p.steal) - Number(p.interference)) < 2e-4,
+      `pass ${p.round}.${p.pass}: ${p.interference} > 0.05, other plus steal`)
+  }
   for (const p of passes.filter((x) => x.kept === 'true')) t.ok(Number(p.interference) <= 0.05, 'a kept pass was within the limit')
   t.equal(passes.filter((p) => p.round === '1').length, 4, 'round 1 tried each of its 2 passes twice at most: 4 passes')
   const env = JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8'))

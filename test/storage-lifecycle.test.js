@@ -89,8 +89,10 @@ t.test('SIGKILL of the daemon leaves a dead mount that cleanStaleMounts removes 
   t.throws(() => fs.readFileSync(dead.file('f')), { code: 'ENOTCONN' })
   const lines = []
   const cleaned = cleanStaleMounts((line) => lines.push(line))
-  t.same(cleaned.filter((m) => m.mountpoint === dead.mountpoint), [{ mountpoint: dead.mountpoint, backing: dead.backing, ownerPid: process.pid, daemonPid: dead.pid }])
-  t.same(lines.filter((l) => l.includes(dead.mountpoint)), [`unmounted a stale delayfs mount at ${dead.mountpoint} left by an earlier run (its daemon pid ${dead.pid} is gone)`])
+  t.same(cleaned.filter((m) => m.mountpoint === dead.mountpoint),
+    [{ mountpoint: dead.mountpoint, backing: dead.backing, ownerPid: process.pid, daemonPid: dead.pid }])
+  t.same(lines.filter((l) => l.includes(dead.mountpoint)),
+    [`unmounted a stale delayfs mount at ${dead.mountpoint} left by an earlier run (its daemon pid ${dead.pid} is gone)`])
   t.notOk(isMounted(dead.mountpoint))
   t.notOk(cleaned.some((m) => m.mountpoint === live.mountpoint), 'the live mount is not touched')
   t.equal(fs.readFileSync(live.file('f'), 'utf8'), 'live')

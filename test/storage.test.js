@@ -73,7 +73,8 @@ t.test('with ioDepth 1, concurrent reads are served one after another', { skip }
 })
 
 function runAppender (file, id, mode) {
-  const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'storage-appender.js'), file, id, '500', mode], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'storage-appender.js'), file, id, '500', mode],
+    { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (d) => { stderr += d })
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })))

@@ -40,7 +40,11 @@ t.test('env.json says which cores count as oversubscribed and what the servers i
   const n = os.availableParallelism()
   t.equal(env.oversubscriptionNote, `with ${n} cores, nServers > ${n} measures oversubscription`)
   t.equal(env.schedPolicyDefault, process.platform === 'win32' ? 'none' : 'rr')
-  t.same(env.inheritedEnv, { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? null, UV_USE_IO_URING: process.env.UV_USE_IO_URING ?? null, NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY ?? null })
+  t.same(env.inheritedEnv, {
+    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? null,
+    UV_USE_IO_URING: process.env.UV_USE_IO_URING ?? null,
+    NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY ?? null
+  })
   t.equal(env.uvThreadpoolSize, uvThreadpoolSize(process.env))
   t.equal(env.schedPolicy, schedPolicy(process.env))
 })
@@ -52,7 +56,8 @@ t.test('the thread-pool size is read as libuv reads UV_THREADPOOL_SIZE', async (
 })
 
 t.test('the policy is NODE_CLUSTER_SCHED_POLICY when rr or none, else Node\'s default', async (t) => {
-  for (const [value, policy] of [[undefined, SCHED_POLICY_DEFAULT], ['rr', 'rr'], ['none', 'none'], ['NONE', SCHED_POLICY_DEFAULT], ['', SCHED_POLICY_DEFAULT]]) {
+  for (const [value, policy] of [[undefined, SCHED_POLICY_DEFAULT], ['rr', 'rr'], ['none', 'none'], ['NONE', SCHED_POLICY_DEFAULT],
+    ['', SCHED_POLICY_DEFAULT]]) {
     t.equal(schedPolicy(value === undefined ? {} : { NODE_CLUSTER_SCHED_POLICY: value }), policy, JSON.stringify(value))
   }
 })
@@ -69,9 +74,12 @@ function probe (vars) {
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { env: { ...env, ...vars } }).toString())
 }
 
-t.test('Node itself agrees: the policy and pool size a child gets are the ones recorded', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+t.test('Node itself agrees: the policy and pool size a child gets are the ones recorded', {
+  skip: process.platform !== 'linux' && 'reads /proc'
+}, async (t) => {
   const base = probe({ UV_THREADPOOL_SIZE: '1' }).threads - 1 // threads besides the pool
-  for (const vars of [{}, { UV_THREADPOOL_SIZE: '3', NODE_CLUSTER_SCHED_POLICY: 'none' }, { UV_THREADPOOL_SIZE: 'abc', NODE_CLUSTER_SCHED_POLICY: 'rr' }, { UV_THREADPOOL_SIZE: '0', NODE_CLUSTER_SCHED_POLICY: 'bogus' }]) {
+  for (const vars of [{}, { UV_THREADPOOL_SIZE: '3', NODE_CLUSTER_SCHED_POLICY: 'none' }, { UV_THREADPOOL_SIZE: 'abc', NODE_CLUSTER_SCHED_POLICY: 'rr' },
+    { UV_THREADPOOL_SIZE: '0', NODE_CLUSTER_SCHED_POLICY: 'bogus' }]) {
     const got = probe(vars)
     t.equal(got.threads - base, uvThreadpoolSize(vars), `pool size with ${JSON.stringify(vars)}`)
     t.equal(got.rr ? 'rr' : 'none', schedPolicy(vars), `policy with ${JSON.stringify(vars)}`)
@@ -81,7 +89,8 @@ t.test('Node itself agrees: the policy and pool size a child gets are the ones r
 t.test('Node itself agrees: a child uses io_uring exactly when uvUseIoUring says so', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
   // libuv's rings show as anon_inode:[io_uring] descriptors once the loop has done file I/O.
   const script = `require('node:fs').stat('.', () => { const fs = require('node:fs')
-    process.stdout.write(String(fs.readdirSync('/proc/self/fd').filter((f) => { try { return fs.readlinkSync('/proc/self/fd/' + f).includes('io_uring') } catch { return false } }).length)) })`
+    process.stdout.write(String(fs.readdirSync('/proc/self/fd').filter((f) => { ` +
+    "try { return fs.readlinkSync('/proc/self/fd/' + f).includes('io_uring') } catch { return false } }).length)) })"
   const env = { ...process.env }
   delete env.UV_USE_IO_URING
   for (const vars of [{}, { UV_USE_IO_URING: '0' }, { UV_USE_IO_URING: '1' }, { UV_USE_IO_URING: 'abc' }]) {

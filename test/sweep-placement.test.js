@@ -90,7 +90,8 @@ t.test('SIGKILL of a netns sweep: its namespace, link and server are gone within
     await sleep(100)
     try {
       const found = resultsDir(results)
-      if (fs.readdirSync(path.join(found, 'cells')).some((f) => /started pid \d+ .*node client/.test(fs.readFileSync(path.join(found, 'cells', f), 'utf8')))) dir = found
+      const started = (f) => /started pid \d+ .*node client/.test(fs.readFileSync(path.join(found, 'cells', f), 'utf8'))
+      if (fs.readdirSync(path.join(found, 'cells')).some(started)) dir = found
     } catch {}
   }
   t.ok(dir, 'the client started')

@@ -78,7 +78,8 @@ t.test('a stale mount of an earlier run in its dataPath is unmounted at the next
     const backing = `${mnt}-backing`
     fs.mkdirSync(mnt)
     fs.mkdirSync(backing)
-    const owner = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'storage-owner.js'), backing, mnt, 'wait'], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const owner = spawn(process.execPath, [path.join(__dirname, 'fixtures', 'storage-owner.js'), backing, mnt, 'wait'],
+      { stdio: ['ignore', 'pipe', 'inherit'] })
     const [line] = await once(owner.stdout.setEncoding('utf8'), 'data')
     process.kill(Number(/ready (\d+)/.exec(line)[1]), 'SIGKILL')
     owner.kill('SIGKILL')

@@ -60,7 +60,8 @@ t.test("the report's table of all runs shows every invalid row and caps the vali
   const { summaryTable } = require('../report/tables')
   const columns = ['cell', 'repeat', 'opsPerSec']
   const row = (i, valid) => ({ cell: 'sync-s1-c2', repeat: i, opsPerSec: 100 + i, valid, reason: valid ? '' : `lost ${i}` })
-  const rowsOf = (html) => [...String(html).matchAll(/<tr( class="invalid")?[^>]*>\s*<td>sync-s1-c2<\/td><td class="num">(\d+)<\/td>/g)].map((m) => ({ repeat: Number(m[2]), invalid: Boolean(m[1]) }))
+  const rowsOf = (html) => [...String(html).matchAll(/<tr( class="invalid")?[^>]*>\s*<td>sync-s1-c2<\/td><td class="num">(\d+)<\/td>/g)]
+    .map((m) => ({ repeat: Number(m[2]), invalid: Boolean(m[1]) }))
   const small = Array.from({ length: 5 }, (_, i) => row(i + 1, i !== 2))
   t.equal(rowsOf(summaryTable({ columns, rows: small })).length, 5, 'a short table whole')
   t.notMatch(String(summaryTable({ columns, rows: small })), /<caption>/, 'without a caption')
@@ -69,5 +70,6 @@ t.test("the report's table of all runs shows every invalid row and caps the vali
   t.same(shown.filter((r) => r.invalid).map((r) => r.repeat), [300, 600, 900], 'every invalid row, wherever it is')
   t.equal(shown.length, 200, '200 rows in all')
   t.same(shown.filter((r) => !r.invalid).map((r) => r.repeat).slice(0, 3), [1, 2, 3], 'the valid ones from the start')
-  t.match(String(summaryTable({ columns, rows: long })), /<caption>200 of 1000 rows: every invalid one and the first valid ones; all are in summary.csv<\/caption>/)
+  t.match(String(summaryTable({ columns, rows: long })),
+    /<caption>200 of 1000 rows: every invalid one and the first valid ones; all are in summary.csv<\/caption>/)
 })

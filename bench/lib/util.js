@@ -5,7 +5,7 @@
 const { execFile, spawn } = require('node:child_process')
 const { performance } = require('node:perf_hooks')
 const { WATCHED } = require('../../lib/parent-watch')
-const { int } = require('../../lib/config')
+const { int, ValueError } = require('../../lib/config')
 const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
 const { processCpuUs } = require('../../sweep/process-group')
 
@@ -28,11 +28,13 @@ function parseFlags (argv, { usage, about, flags }) {
   const opts = { ...defaults }
   for (const arg of argv) {
     const m = /^--(\w+)=(.*)$/.exec(arg)
+    const bad = (why) => new Error(`bad argument ${arg}: ${why}; flags: ${Object.keys(flags).map((k) => `--${k}=N`).join(' ')} (--help says more)`)
+    if (!m || !Object.hasOwn(flags, m[1])) throw bad('is not a flag here')
     try {
-      if (!m || !Object.hasOwn(flags, m[1])) throw 'is not a flag here'
       opts[m[1]] = validators[m[1]](m[2])
     } catch (why) {
-      throw new Error(`bad argument ${arg}: ${why}; flags: ${Object.keys(flags).map((k) => `--${k}=N`).join(' ')} (--help says more)`)
+      if (!(why instanceof ValueError)) throw why
+      throw bad(why.message)
     }
   }
   return opts

@@ -35,7 +35,9 @@ function judgeProbe (probe, slo) {
   const achieved = answered / Math.max(probe.seconds, probe.wallS)
   const judged = { onTime, achieved, worst, p50s }
   if (onTime < ON_TIME) {
-    return { ...judged, passed: false, invalid: true, reason: `the generator sent ${(onTime * 100).toFixed(1)}% of its requests on time (under ${ON_TIME * 100}%): it, not the server, was the limit` }
+    const reason = `the generator sent ${(onTime * 100).toFixed(1)}% of its requests on time (under ${ON_TIME * 100}%): ` +
+      'it, not the server, was the limit'
+    return { ...judged, passed: false, invalid: true, reason }
   }
   if (probe.failed > 0) return { ...judged, passed: false, invalid: false, reason: `${probe.failed} requests failed` }
   for (const target of slo) {

@@ -22,13 +22,12 @@ const { clientPools } = require('../rounds')
 const { searchCapacity, CONFIRM } = require('./search')
 const { judgeProbe } = require('./judge')
 const { median } = require('../../report/intervals')
+const { SUMMARY } = require('../../lib/dimensions')
 
 const CLOSED_OPS = 1000 // the closed-loop window after the warm-up, operations per client process
 const PROBE_COLUMNS = ['cell', 'round', 'stage', 'rate', 'seconds', 'achieved', 'sent', 'late', 'onTime', 'failed', 'passed', 'invalid', 'reason',
   'p50_GET', 'p90_GET', 'p99_GET', 'p999_GET', 'p50_PUT', 'p90_PUT', 'p99_PUT', 'p999_PUT', 'windowP50s']
-const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'nClients', 'valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh',
-  'limit', 'probes', 'closedOpsPerSec', 'seconds', 'uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes', 'oversubscribed',
-  'variant', 'fsync', 'ioDelay', 'ioDepth', 'asyncApi', 'uvUseIoUring', 'framework', 'node', 'v8', 'uv', 'balance', 'rtt']
+const COLUMNS = SUMMARY.capacity.columns // lib/dimensions.js
 const TABLE = [
   { title: 'capacity req/s', key: 'capacity' },
   { title: 'closed-loop ops/s', key: 'closedOpsPerSec' },
@@ -38,7 +37,8 @@ const TABLE = [
 
 function progressBar (total) {
   if (!process.stderr.isTTY) return null
-  const bar = new SingleBar({ stream: process.stderr, format: '{bar} {value}/{total} searches | {cell} | {rate} | last: {last}', hideCursor: true }, Presets.shades_classic)
+  const format = '{bar} {value}/{total} searches | {cell} | {rate} | last: {last}'
+  const bar = new SingleBar({ stream: process.stderr, format, hideCursor: true }, Presets.shades_classic)
   bar.start(total, 0, { cell: '', rate: 'starting', last: '–' })
   return bar
 }
@@ -75,15 +75,18 @@ async function runCapacity ({ cells, options }, ctx, add) {
       for (const [k, cell] of shuffle(cells, random).entries()) {
         const prior = found.has(cell.id) ? median(found.get(cell.id)) : null
         // Ctrl-C: the search in hand stops, the finished rows are kept (sweep/runner.js exits 130).
-        const row = ctx.signal.aborted ? null : await measureCell(cell, { round, order: (round - 1) * cells.length + k + 1, prior }, { ...ctx, options, pools, poolSize, writeProbe, bar })
-          .catch((err) => { if (!ctx.signal.aborted) throw err })
+        const at = { round, order: (round - 1) * cells.length + k + 1, prior }
+        const row = ctx.signal.aborted
+          ? null
+          : await measureCell(cell, at, { ...ctx, options, pools, poolSize, writeProbe, bar }).catch((err) => { if (!ctx.signal.aborted) throw err })
         if (!row) {
           result.stop = 'interrupted'
           break
         }
         add(row)
         if (Number.isFinite(row.capacity) && row.valid) found.set(cell.id, [...(found.get(cell.id) ?? []), row.capacity])
-        say(`${cell.id} r${round}: ${row.valid ? (row.capacity === null ? `no capacity (${row.limit})` : `${row.capacity} req/s (${row.limit})`) : `invalid: ${row.reason}`}`)
+        const searched = row.capacity === null ? `no capacity (${row.limit})` : `${row.capacity} req/s (${row.limit})`
+        say(`${cell.id} r${round}: ${row.valid ? searched : `invalid: ${row.reason}`}`)
       }
       if (ctx.signal.aborted) break
       result.rounds = round

@@ -34,6 +34,7 @@ async function searchCapacity (probe, { startRate, endRate, precision, seconds, 
   // Bracket: a passing rate below a failing one (or --endRate, or --startRate failing).
   const step = prior ? 1 + 4 * precision : 2
   let rate = prior ? clamp(prior) : startRate
+  // eslint-disable-next-line no-unmodified-loop-condition -- tryRate sets limit
   while (limit !== 'generator') {
     if (await tryRate(rate)) {
       low = rate

@@ -1,0 +1,263 @@
+'use strict'
+// The one table of a cell's dimensions: the list flags of sweep, quick, versions, capacity and run.
+// Each entry says, once, how the dimension is checked and shown in --help, its default, the suffix
+// it adds to a cell id (and when it is moot), how it reaches the server, and its summary.csv column.
+// sweep/grid.js (plans, cell ids), sweep/help.js, sweep/harness.js (the server's environment),
+// sweep/cell.js and sweep/capacity/run.js (the rows), report/read.js (the columns' types) and the
+// report's sections derive from it. Adding a dimension is an entry here plus the code that makes it
+// real (docs/ARCHITECTURE.md).
+
+const { SCHEMA, rule, int, oneOf } = require('./config')
+const { KINDS, KIND_NAMES } = require('./kinds')
+const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('./env')
+const { nodeSpec } = require('./node-versions')
+
+const MAX_IO_DELAY_US = 10000000
+const MAX_RTT_MS = 1000
+const BALANCE = ['roundrobin', 'leastconn']
+
+/**
+ * Each dimension, in the order of the cross product (and of a cell id's suffixes):
+ * - validate: a lib/config.js validator of one value; help: its --help line;
+ * - config: a config key (lib/config.js SCHEMA) that reaches the server as --KEY=VALUE; its default is config's;
+ * - first(config): the value when the flag is not given, unless config; shown(config): that default in --help;
+ * - suffix: what it adds to a cell id when given (e.g. -iou1); moot(cell): it means nothing for that cell ('' then);
+ * - env: the environment variable that carries it to the server (its shell value is also in env.json);
+ * - row(cell): its summary.csv value (default cell[name]), null when the run's figures write it;
+ *   column: the column's name (default the dimension's); text: the column is text, not a number;
+ * - variant: cells that differ by it are told apart in the report; label(value): a value in the report's words;
+ *   line: a crossover chart draws a line per value (report/crossover.js), named in this order; cellKey: the report's cells carry it
+ *   under this name, and group by it apart from the variants (an async cell's fs API);
+ * - historic: its column is in every summary.csv since the first (the others may be missing in older ones).
+ */
+const DIMENSIONS = {
+  kinds: { validate: oneOf(...KIND_NAMES), help: 'server kinds', shown: () => 'all', first: () => KIND_NAMES, column: 'kind', historic: true },
+  nServers: {
+    validate: SCHEMA.nServers,
+    config: true,
+    help: 'workers of the multi-process kinds, cluster and reuseport, or backends of the -lb kinds (sync and async always run one process)',
+    shown: () => 'auto (the CPU count)',
+    historic: true
+  },
+  nClients: { validate: SCHEMA.nClients, config: true, help: 'client processes', historic: true },
+  uvThreadpoolSize: {
+    validate: int(1, 1024),
+    help: 'libuv thread pool of the server (reaches it as UV_THREADPOOL_SIZE)',
+    first: () => uvThreadpoolSize(),
+    suffix: 'uv',
+    env: 'UV_THREADPOOL_SIZE',
+    variant: true,
+    line: 2,
+    label: (v) => `pool ${v}`,
+    historic: true
+  },
+  schedPolicy: {
+    validate: rule('rr or none', (v) => (v === 'rr' || v === 'none' ? v : undefined)),
+    help: 'how a cluster primary hands out connections: rr or none (NODE_CLUSTER_SCHED_POLICY)',
+    first: () => schedPolicy(),
+    suffix: 'sp-',
+    env: 'NODE_CLUSTER_SCHED_POLICY',
+    text: true,
+    variant: true,
+    historic: true
+  },
+  readsPerWrite: {
+    validate: SCHEMA.readsPerWrite,
+    config: true,
+    help: 'GETs per POST (inf: reads only)',
+    suffix: 'rpw',
+    text: true,
+    variant: true,
+    historic: true
+  },
+  valueBytes: {
+    validate: int(1),
+    help: 'bytes of each POST\'s value (its text repeated or cut)',
+    first: (config) => Buffer.byteLength(config.value),
+    shown: (config) => `the length of value, ${Buffer.byteLength(config.value)}`,
+    suffix: 'v',
+    row: (cell) => Buffer.byteLength(cell.config.value),
+    variant: true,
+    historic: true
+  },
+  // Storage latency (storage/): off is a plain folder, a number of µs a FUSE layer that waits so long.
+  ioDelay: {
+    validate: rule(`off or an integer number of µs from 0 to ${MAX_IO_DELAY_US}`,
+      (v) => (v === 'off' ? v : /^\d+$/.test(v) && Number(v) <= MAX_IO_DELAY_US ? Number(v) : undefined)),
+    help: 'storage latency in µs before every read and write: off = a plain folder, a number = the FUSE delay layer (storage/)',
+    first: () => 'off',
+    suffix: 'd',
+    text: true,
+    variant: true
+  },
+  ioDepth: {
+    validate: int(1, 4096),
+    help: 'queue depth of the FUSE delay layer',
+    first: () => 64,
+    suffix: 'qd',
+    moot: (cell) => cell.ioDelay === 'off',
+    variant: true
+  },
+  asyncApi: {
+    validate: SCHEMA.asyncApi,
+    config: true,
+    help: 'fs API of the async kinds: callback or promise',
+    suffix: 'api-',
+    moot: (cell) => KINDS[cell.kind].store === 'sync',
+    text: true,
+    cellKey: 'api'
+  },
+  framework: {
+    validate: SCHEMA.framework,
+    config: true,
+    help: 'the app on express or on plain node:http (what the framework costs)',
+    suffix: 'fw-',
+    text: true,
+    variant: true
+  },
+  uvUseIoUring: {
+    validate: rule('0 or 1', (v) => (v === '0' || v === '1' ? Number(v) : undefined)),
+    help: 'libuv\'s io_uring for the server\'s file I/O, 0 or 1 (UV_USE_IO_URING)',
+    first: () => uvUseIoUring(),
+    suffix: 'iou',
+    env: 'UV_USE_IO_URING',
+    variant: true,
+    line: 1,
+    label: (v) => (v ? 'io_uring' : 'thread pool')
+  },
+  fsync: {
+    validate: SCHEMA.fsync,
+    config: true,
+    help: 'durability of a PUT: none, each (fdatasync before the answer) or group (one flush for the PUTs that arrived meanwhile; async kinds only)',
+    suffix: 'fs-',
+    text: true,
+    variant: true
+  },
+  node: {
+    validate: nodeSpec,
+    help: 'the Node each cell\'s server runs on: a major (the newest cached, else installed into .node-cache/), a full version (24.21.0), ' +
+      'system (the node on PATH) or a path to a binary; a kind that Node cannot run (reuseport before 22.12) is skipped',
+    shown: () => 'the Node running this script',
+    suffix: 'node-',
+    text: true,
+    variant: true
+  },
+  // Where the processes run (sweep/placement.js) and how HAProxy balances (the -lb kinds).
+  cpuset: {
+    validate: rule('shared or split', (v) => (v === 'shared' || v === 'split' ? v : undefined)),
+    help: 'shared = client and server on every core; split = the server side (with HAProxy) and the client pinned to disjoint cores (taskset)',
+    first: () => 'shared',
+    suffix: 'cpu-',
+    row: null,
+    text: true,
+    variant: true
+  },
+  rtt: {
+    validate: rule(`an integer number of ms from 0 to ${MAX_RTT_MS}`, (v) => (/^\d+$/.test(String(v)) && Number(v) <= MAX_RTT_MS ? Number(v) : undefined)),
+    help: 'ms of round trip added between the client and the server (needs --hosts=netns): netem, or a relay where the kernel has none',
+    first: () => 0,
+    suffix: 'rtt',
+    row: (cell) => cell.rtt ?? 0,
+    variant: true
+  },
+  balance: {
+    validate: oneOf(...BALANCE),
+    help: 'how HAProxy picks a backend per request in the -lb kinds: roundrobin or leastconn',
+    first: () => 'roundrobin',
+    suffix: 'lb-',
+    moot: (cell) => KINDS[cell.kind].model !== 'lb',
+    row: (cell) => cell.balance ?? '',
+    text: true,
+    variant: true
+  }
+}
+
+const entries = Object.entries(DIMENSIONS)
+const pick = (test, value) => Object.fromEntries(entries.filter(([, d]) => test(d)).map(([name, d]) => [name, value(d, name)]))
+
+/** Each dimension's validator (sweep/lists.js takes a list of them). */
+const VALIDATORS = pick(() => true, (d) => d.validate)
+/** The dimensions that add a suffix to a cell id, and the suffix. */
+const SUFFIXES = pick((d) => d.suffix, (d) => d.suffix)
+/** The dimensions that are moot for some cells. */
+const MOOT = pick((d) => d.moot, (d) => d.moot)
+/** The dimensions that reach the server in its environment, and the variable. */
+const ENV = pick((d) => d.env, (d) => d.env)
+/** The dimensions that are config keys (they reach the server as its config). */
+const CONFIG_KEYS = entries.filter(([, d]) => d.config).map(([name]) => name)
+const columnOf = ([name, d]) => d.column ?? name
+/** The columns cells differ by. */
+const VARIANTS = entries.filter(([, d]) => d.variant).map(columnOf)
+
+// summary.csv, written by sweep/cell.js and sweep/capacity/run.js, read by report/read.js: the
+// dimensions' columns after cell, repeat and order, then the figures. `required` columns are in
+// every folder since the first; the others may be missing in older ones (read as null).
+const HISTORIC = entries.filter(([, d]) => d.historic).map(columnOf)
+const LATER = entries.filter(([, d]) => !d.historic).map(columnOf)
+const SWEEP_FIGURES = ['oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPerSec', 'getMean', 'getP50', 'getP99', 'getMax', 'putMean',
+  'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json']
+const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness', 'clientCpuPerReqUs',
+  'serverCpuPerReqUs', 'clientBound', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'v8', 'uv', 'balancerRequests',
+  'balancerFairness', 'balancerCpuPerReqUs', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'rttMeasuredUs']
+const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
+const ID = ['cell', 'repeat', 'order']
+const SUMMARY = {
+  sweep: {
+    columns: [...ID, ...HISTORIC, ...LATER, ...SWEEP_FIGURES, ...SWEEP_LATER],
+    required: [...ID, ...HISTORIC, ...SWEEP_FIGURES],
+    variants: [...VARIANTS, 'hosts'],
+    load: 'nClients'
+  },
+  capacity: {
+    columns: [...ID, ...HISTORIC, ...LATER, ...CAPACITY_FIGURES, 'oversubscribed', 'variant', 'v8', 'uv'],
+    required: [...ID, 'kind', 'nServers', 'nClients', ...CAPACITY_FIGURES],
+    variants: VARIANTS,
+    load: 'nClients'
+  }
+}
+/** Every dimension's column. */
+const DIMENSION_COLUMNS = entries.map(columnOf)
+/** The dimensions a crossover chart draws a line per value of. */
+const LINE_DIMENSIONS = entries.filter(([, d]) => d.line).sort(([, a], [, b]) => a.line - b.line).map(columnOf)
+/** The report cells' own keys for dimensions, and the column each holds. */
+const CELL_KEYS = Object.fromEntries(entries.filter(([, d]) => d.cellKey).map(([name, d]) => [d.cellKey, name]))
+/** The columns of the dimensions that are text. */
+const TEXT_COLUMNS = entries.filter(([, d]) => d.text).map(columnOf)
+
+/** Each dimension's default list when its flag is not given (config: the config's value). */
+function firstValues (config) {
+  return pick(() => true, (d, name) => (d.config ? [config[name]] : [d.first?.(config)].flat()))
+}
+
+/** What --help shows as each dimension's default. */
+function shownDefaults (config) {
+  const shown = (d, name) => {
+    if (d.shown) return d.shown(config)
+    if (d.config) return config[name]
+    return d.env ? `this shell's, ${d.first(config)}` : d.first(config)
+  }
+  return pick(() => true, shown)
+}
+
+/** The dimensions' columns of a cell's summary.csv row (those the run's figures write left out). */
+function dimensionRow (cell) {
+  const given = entries.filter(([, d]) => d.row !== null)
+  return Object.fromEntries(given.map((entry) => [columnOf(entry), entry[1].row ? entry[1].row(cell) : cell[columnOf(entry)]]))
+}
+
+/** The server's environment for a cell: each dimension with an env variable that the cell sets. */
+function serverEnv (cell) {
+  const set = Object.entries(ENV).filter(([name]) => cell[name] !== undefined)
+  return Object.fromEntries(set.map(([name, variable]) => [variable, String(cell[name])]))
+}
+
+/** A dimension's value in the report's words (its label, else the value). */
+function valueLabel (name, value) {
+  return DIMENSIONS[name]?.label?.(value) ?? String(value)
+}
+
+module.exports = {
+  DIMENSIONS, VALIDATORS, SUFFIXES, MOOT, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, DIMENSION_COLUMNS, LINE_DIMENSIONS,
+  CELL_KEYS, BALANCE, MAX_RTT_MS,
+  firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel
+}
