@@ -258,6 +258,6 @@ function valueLabel (name, value) {
 
 module.exports = {
   DIMENSIONS, VALIDATORS, SUFFIXES, MOOT, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, DIMENSION_COLUMNS, LINE_DIMENSIONS,
-  CELL_KEYS, BALANCE, MAX_RTT_MS,
+  CELL_KEYS, BALANCE,
   firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel
 }

@@ -103,10 +103,12 @@ async function kneeServer (t, knee) {
   const server = http.createServer((req, res) => {
     const now = Date.now()
     arrivals.push(now)
-    while (arrivals[0] < now - 200) arrivals.shift()
+    // Arrivals over the last 500 ms: long enough that a generator stalled for a moment by other
+    // tests on the cores (which then sends what fell due at once) does not look like a higher rate.
+    while (arrivals[0] < now - 500) arrivals.shift()
     const answer = () => res.end(req.method === 'POST' ? 'success' : 'a line\n')
     req.resume()
-    req.on('end', () => (arrivals.length * 5 > knee ? setTimeout(answer, 250) : answer()))
+    req.on('end', () => (arrivals.length * 2 > knee ? setTimeout(answer, 250) : answer()))
   })
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
@@ -138,7 +140,7 @@ t.test("the client's probes and the search find a fake server's knee within the 
     found = await searchCapacity(probe, { startRate: 300, endRate: 5000, precision: 0.1, seconds: 1 })
   }
   t.equal(found.limit, 'slo', probes.map((p) => `${p.rate}: ${p.reason || 'passed'}`).join('; '))
-  // The server counts arrivals over 200 ms windows, so its knee blurs by a few percent either way.
+  // The server counts arrivals over 500 ms windows, so its knee blurs by a few percent either way.
   t.ok(found.capacity >= knee * 0.8 && found.capacity <= knee * 1.1, `found ${found.capacity} req/s for a knee at ${knee}`)
   for (const p of probes.filter((x) => x.passed)) t.ok(Math.abs(p.achieved - p.rate) / p.rate < 0.05, `achieved ${Math.round(p.achieved)} of ${p.rate} req/s`)
 })

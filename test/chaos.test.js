@@ -61,7 +61,7 @@ async function checkNothingLeft (t, marker, srv) {
 }
 
 for (const kind of pick(['sync-cluster'], ['sync-cluster', 'async-cluster'])) {
-  t.test(`kill a worker (${kind}): it is re-forked; only requests in flight on it fail (ECONNRESET); ` +
+  t.test(`kill a worker (${kind}): it is re-forked; only requests in flight on it fail (reset, or lost in the hand-off); ` +
     'nothing acknowledged lost, nothing torn; client exit 0 if none failed, else 1', async (t) => {
     let victim
     const { srv, client, dataPath } = await underLoad(t, kind, async ({ srv }) => {
@@ -70,8 +70,10 @@ for (const kind of pick(['sync-cluster'], ['sync-cluster', 'async-cluster'])) {
     })
     const { report } = client
     const failed = report.errorCount + report.warmup.failed
-    t.same([...new Set([...Object.keys(report.errors.GET), ...Object.keys(report.errors.PUT)])].filter((k) => k !== 'ECONNRESET'), [],
-      'failures are connection resets only')
+    // A request in flight on the killed worker is reset; a reconnection the primary had just handed
+    // to it (node:cluster's round robin) is lost with it and waits for the client's timeout.
+    const kinds = new Set([...Object.keys(report.errors.GET), ...Object.keys(report.errors.PUT)])
+    t.same([...kinds].filter((k) => k !== 'ECONNRESET' && k !== 'timeout'), [], 'failures are connection resets (or a connection lost in the hand-off) only')
     t.ok(failed <= 4, `${failed} failed: at most the 2 x 2 requests in flight`)
     t.equal(client.code, failed === 0 ? 0 : 1, 'exit status')
     checkVerification(t, report)
