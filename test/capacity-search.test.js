@@ -98,6 +98,8 @@ t.test('a probe passes when every window holds; a window over the SLO, a failure
 })
 
 // A server whose answers wait 250 ms once more than `knee` requests arrived in the last 200 ms (× 5 a second).
+// A server whose answers wait 250 ms while more than `knee` requests a second arrive; forget() clears
+// what it counted, as a real server's queue has drained once every request of a probe is answered.
 async function kneeServer (t, knee) {
   const arrivals = []
   const server = http.createServer((req, res) => {
@@ -113,7 +115,7 @@ async function kneeServer (t, knee) {
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   t.teardown(() => { server.closeAllConnections(); server.close() })
-  return server.address().port
+  return { port: server.address().port, forget: () => { arrivals.length = 0 } }
 }
 
 const configFor = (port, more) => ({ serverHostname: '127.0.0.1', serverPort: port, nClients: 2, concurrency: 16, timeout: 10000, rate: 0,
@@ -121,7 +123,7 @@ const configFor = (port, more) => ({ serverHostname: '127.0.0.1', serverPort: po
 
 t.test("the client's probes and the search find a fake server's knee within the precision", async (t) => {
   const knee = 1200
-  const port = await kneeServer(t, knee)
+  const { port, forget } = await kneeServer(t, knee)
   const pool = openPool({ size: 2, logFd: 2 })
   t.teardown(() => pool.close())
   await pool.open('fake', configFor(port), 'run')
@@ -129,6 +131,7 @@ t.test("the client's probes and the search find a fake server's knee within the 
   // run), and the SLO is 100 ms, well under the 250 ms the server waits above its knee.
   const probes = []
   const probe = async (rate, seconds) => {
+    forget()
     const judged = judgeProbe({ rate, seconds, ...await pool.probe('fake', 2, rate, seconds, 50) }, parseSlo('p99:100ms'))
     probes.push({ rate, seconds, ...judged })
     return judged
@@ -146,7 +149,7 @@ t.test("the client's probes and the search find a fake server's knee within the 
 })
 
 t.test('a generator whose event loop is blocked counts its late sends; sends that waited for a free connection are not its fault', async (t) => {
-  const port = await kneeServer(t, 1e9)
+  const { port } = await kneeServer(t, 1e9)
   const client = createClient({ config: configFor(port, { nClients: 1, concurrency: 8 }), index: 1, runId: 'run' })
   t.teardown(() => client.close())
   const t0 = process.hrtime.bigint() + 20000000n
@@ -160,7 +163,7 @@ t.test('a generator whose event loop is blocked counts its late sends; sends tha
   const quiet = await client.probe(0, 400, process.hrtime.bigint() + 20000000n, 400, 1, 50)
   t.ok(quiet.late < 20, `${quiet.late} late without a stall`)
   // One connection at 250 ms a request: sends wait for it, and that is the server's doing.
-  const slow = await kneeServer(t, 0)
+  const { port: slow } = await kneeServer(t, 0)
   const queued = createClient({ config: configFor(slow, { nClients: 1, concurrency: 1 }), index: 1, runId: 'run' })
   t.teardown(() => queued.close())
   const waited = await queued.probe(0, 10, process.hrtime.bigint() + 20000000n, 100, 1)

@@ -129,7 +129,9 @@ function checkCost (t, row, json) {
   t.equal(measured, 2 * 40)
   t.ok(Number(row.fairness) > 0 && Number(row.fairness) <= 1, `${row.cell}: fairness ${row.fairness} in (0, 1]`)
   t.ok(Number(row.meanUtilization) > 0 && Number(row.meanUtilization) <= 1, `${row.cell}: utilization ${row.meanUtilization}`)
-  t.ok(Number.isFinite(Number(row.eldP50Us)) && Number(row.eldP99Us) >= Number(row.eldP50Us) && row.eldP50Us !== '',
+  // 80 operations may take less than the delay monitor's 10 ms sampling interval: then no sample, and both are empty.
+  const sampled = row.eldP50Us !== ''
+  t.ok(sampled ? Number.isFinite(Number(row.eldP50Us)) && Number(row.eldP99Us) >= Number(row.eldP50Us) : row.eldP99Us === '',
     `${row.cell}: delay p50 ${row.eldP50Us} <= p99 ${row.eldP99Us}`)
   const shares = row.workerShares.split(';').map(Number)
   t.equal(shares.length, Number(row.nServers), `${row.cell}: one share per worker`)
