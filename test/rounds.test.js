@@ -70,10 +70,11 @@ t.test('rounds stop once every headline interval is narrow enough to decide, not
 
 t.test('a budget too small still runs --rounds rounds, then stops', async (t) => {
   const f = folders(t)
-  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=2', '--maxRounds=30', '--budget=1', '--maxInterference=1', ...f.args])
+  // 0.1 s: starting the servers alone takes longer, so every round after --rounds would overrun it.
+  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=2', '--maxRounds=30', '--budget=0.1', '--maxInterference=1', ...f.args])
   t.equal(code, 0, stderr)
   const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
-  t.match(env.rounds, { rounds: 2, stop: 'another round would overrun the budget of 1 s' })
+  t.match(env.rounds, { rounds: 2, stop: 'another round would overrun the budget of 0.1 s' })
   t.equal(readSummary(resultsDir(f.results)).length, 4, 'two cells, two rounds')
 })
 
