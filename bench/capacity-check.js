@@ -1,8 +1,8 @@
 'use strict'
 // The capacity check with the client alone: for each cell of a capacity folder, a server of the
 // cell (its kind, Node, storage) started and warmed as the search's is (a closed loop of --warmOps
-// operations; 0: a fresh server for every try), then `node client --rate=R` at 0.8x and 1.5x the capacity found, from fresh files and
-// as long as the confirming probe, --repeats times each. Prints whether the SLO's percentiles (GET and
+// operations; 0: a fresh server for every try), then `node client --rate=R` at 0.8x and 1.5x the
+// capacity found, from fresh files and as long as the confirming probe, --repeats times each. Prints whether the SLO's percentiles (GET and
 // PUT, over the whole run) held at 0.8x and broke at 1.5x, with cores, Node and load average.
 // `node bench/capacity-check.js DIR [--repeats=N] [--warmOps=N] [--cells=PREFIX]`; a JSON line per cell.
 
@@ -13,6 +13,7 @@ const path = require('node:path')
 const { planSweep } = require('../sweep/grid')
 const { openServer } = require('../sweep/harness')
 const { CONFIRM } = require('../sweep/capacity/search')
+const { removeFiles } = require('../sweep/capacity/run')
 const { wantsHelp, entryHelp } = require('../lib/help')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -29,10 +30,6 @@ function client (opened, flags) {
   const report = JSON.parse(fs.readFileSync(json, 'utf8'))
   fs.rmSync(json)
   return report
-}
-
-function removeFiles (dataPath) {
-  for (const entry of fs.readdirSync(dataPath, { withFileTypes: true })) if (entry.isFile()) fs.rmSync(path.join(dataPath, entry.name))
 }
 
 // A server of the cell, started as the harness starts one (its storage mounted when ioDelay is set).

@@ -14,6 +14,9 @@ const WORKER = path.join(__dirname, 'pool-worker.js')
 
 class PoolError extends Error {}
 
+// When the last of the processes' replies says it ended (hrtime), or t0 if none is later.
+const lastEnd = (replies, t0) => replies.reduce((last, r) => (BigInt(r.endedAt) > last ? BigInt(r.endedAt) : last), t0)
+
 /**
  * Starts the pool's processes.
  * @param {{ size: number, execPath?: string, prefix?: string[], logFd: number, label?: string }} how
@@ -44,8 +47,7 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
     window: async (cell, n, from, to) => {
       const t0 = process.hrtime.bigint()
       const replies = await each(n, { op: 'window', cell, from, to, t0: String(t0) })
-      const end = replies.reduce((last, r) => (BigInt(r.endedAt) > last ? BigInt(r.endedAt) : last), t0)
-      return { wallUs: Number(end - t0) / 1000, failed: replies.reduce((a, r) => a + r.failed, 0), cpuUs: replies.map((r) => r.cpuUs) }
+      return { wallUs: Number(lastEnd(replies, t0) - t0) / 1000, failed: replies.reduce((a, r) => a + r.failed, 0), cpuUs: replies.map((r) => r.cpuUs) }
     },
     /**
      * A capacity probe: the cell's n processes together send `rate` requests a second for `seconds`,
@@ -61,8 +63,7 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
       const slices = Array.from({ length: seconds }, (_, s) => Object.fromEntries(['GET', 'PUT'].map((type) =>
         [type, mergeRecords(replies.map((r) => deserializeRecord(r.slices[s][type])))])))
       const sum = (key) => replies.reduce((a, r) => a + r[key], 0)
-      const end = replies.reduce((last, r) => (BigInt(r.endedAt) > last ? BigInt(r.endedAt) : last), BigInt(t0))
-      return { failed: sum('failed'), late: sum('late'), sent: sum('sent'), wallS: Number(end - BigInt(t0)) / 1e9, slices }
+      return { failed: sum('failed'), late: sum('late'), sent: sum('sent'), wallS: Number(lastEnd(replies, BigInt(t0)) - BigInt(t0)) / 1e9, slices }
     },
     /** Keeps or drops the pending windows of every cell. */
     settle: (keep) => each(size, { op: 'settle', keep }),

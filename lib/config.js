@@ -50,7 +50,7 @@ function checked (name, validate, value, more = '') {
     return validate(value)
   } catch (err) {
     if (!(err instanceof ValueError)) throw err
-    throw new ConfigError(`${name} ${err.message}, got ${JSON.stringify(value)}${more}`)
+    fail(name, err.message, value, more)
   }
 }
 
@@ -91,8 +91,8 @@ const SCHEMA = {
   serverStats: rule('auto, true or false', (v) => (v === 'auto' ? v : bool(v)))
 }
 
-function fail (key, why, value) {
-  throw new ConfigError(`${key} ${why}, got ${JSON.stringify(value)}`)
+function fail (key, why, value, more = '') {
+  throw new ConfigError(`${key} ${why}, got ${JSON.stringify(value)}${more}`)
 }
 
 function readJson (file) {

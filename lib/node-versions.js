@@ -26,7 +26,6 @@ function parseNodeSpec (text) {
   if (text.includes('/')) return { text, type: 'path', path: path.resolve(text) }
   throw new ValueError(`must be ${FORMS}`)
 }
-parseNodeSpec.takes = FORMS
 
 /** A lib/config.js validator of one --node or --clientNode value: returns it or throws a ValueError. */
 function nodeSpec (text) {

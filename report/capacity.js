@@ -133,7 +133,6 @@ function answerLines (cells, verdicts, slo, env) {
 }
 
 function capacityJson ({ env, slo, margin, cells, verdicts, probes }) {
-  const dims = DIMENSION_COLUMNS
   return {
     slo: { text: formatSlo(slo), targets: slo },
     precision: env.options.precision,
@@ -141,7 +140,7 @@ function capacityJson ({ env, slo, margin, cells, verdicts, probes }) {
     node: env.serverNodes,
     rounds: env.rounds?.rounds ?? null,
     probes,
-    cells: cells.map((c) => ({ cell: c.id, ...Object.fromEntries(dims.map((d) => [d, c.valid[0]?.[d] ?? c.rows[0][d] ?? null])),
+    cells: cells.map((c) => ({ cell: c.id, ...Object.fromEntries(DIMENSION_COLUMNS.map((d) => [d, c.valid[0]?.[d] ?? c.rows[0][d] ?? null])),
       capacity: c.capacity && { estimate: c.capacity.estimate, low: c.capacity.low, high: c.capacity.high, n: c.capacity.n, confidence: c.capacity.confidence },
       closedLoop: c.closedLoop && { estimate: c.closedLoop.estimate, low: c.closedLoop.low, high: c.closedLoop.high, n: c.closedLoop.n },
       limits: c.limits })),
@@ -190,7 +189,7 @@ ${charts.map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.
 <tbody>${cells.map(row)}</tbody></table></div>
 <p class="note">What ended a search: slo (a probe above it failed), endRate (nothing failed up to --endRate),
 startRate (even --startRate failed), generator (the load generator could not keep up above it), unconfirmed
-(the longer probe failed three times).</p></section>
+(the longer probe failed four times, stepping down).</p></section>
 <section><h2>Verdicts</h2><div class="scroll"><table class="verdicts"><thead><tr><th>comparison (a / b)</th><th>metric</th>
 <th>ratio [95%]</th><th>verdict</th><th>rounds</th></tr></thead><tbody>${verdicts.map(verdictRow)}</tbody></table></div></section>
 <section><h2>Environment</h2>${environment(env)}</section>

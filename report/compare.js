@@ -9,7 +9,7 @@ const { readResults } = require('./read')
 const { groupCells } = require('./cells')
 const { MARGIN, judge } = require('./intervals')
 const { unpairedRatio } = require('./unpaired')
-const { comparisons } = require('./comparisons')
+const { comparisons, METRICS } = require('./comparisons')
 const { compareMarkdown, compareHtml } = require('./compare-format')
 const { ENV } = require('../lib/dimensions')
 
@@ -18,11 +18,11 @@ const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', better: 'higher' },
   { column: 'getP99', name: 'GET p99', better: 'lower' },
   { column: 'putP99', name: 'PUT p99', better: 'lower' }]
 const FORMATS = {
-  sweep: { figures: FIGURES, metric: 'opsPerSec', what: 'throughput', verdictsFile: 'verdicts.json' },
+  sweep: { figures: FIGURES, metric: 'opsPerSec', verdictsFile: 'verdicts.json' },
   capacity: {
     figures: [{ column: 'capacity', name: 'capacity req/s', better: 'higher' },
       { column: 'closedOpsPerSec', name: 'closed-loop ops/s', better: 'higher' }],
-    metric: 'capacity', what: 'capacity under the SLO', verdictsFile: 'capacity.json'
+    metric: 'capacity', verdictsFile: 'capacity.json'
   }
 }
 const NODE_SUFFIX = /-node-[^-]+(?=-[AB]$|$)/ // sweep/grid.js cellId: node comes last, before an A/A label
@@ -84,7 +84,8 @@ function envDifferences (a, b) {
 function compareFolders (dirA, dirB) {
   const [a, b] = [readFolder(dirA), readFolder(dirB)]
   if (a.format !== b.format) throw new CompareError(`${dirA} is a ${a.format} folder and ${dirB} a ${b.format} one: compare two of a kind`)
-  const { figures: FIGS, metric, what } = FORMATS[a.format]
+  const { figures: FIGS, metric } = FORMATS[a.format]
+  const { what } = METRICS.find((m) => m.metric === metric)
   const ids = (f) => new Set(f.cells.map((c) => c.id))
   const shared = a.cells.filter((c) => ids(b).has(c.id))
   if (shared.length === 0) throw new CompareError(`${dirA} and ${dirB} share no cell (cell ids such as ${a.cells[0]?.id ?? '–'} and ${b.cells[0]?.id ?? '–'})`)

@@ -159,4 +159,4 @@ async function measureCell (cell, { round, order, prior }, ctx) {
   }
 }
 
-module.exports = { runCapacity, COLUMNS, TABLE, PROBE_COLUMNS }
+module.exports = { runCapacity, removeFiles, COLUMNS, TABLE, PROBE_COLUMNS }

@@ -34,14 +34,14 @@ async function searchCapacity (probe, { startRate, endRate, precision, seconds, 
   // Bracket: a passing rate below a failing one (or --endRate, or --startRate failing).
   const step = prior ? 1 + 4 * precision : 2
   let rate = prior ? clamp(prior) : startRate
-  // eslint-disable-next-line no-unmodified-loop-condition -- tryRate sets limit
-  while (limit !== 'generator') {
-    if (await tryRate(rate)) {
+  for (;;) {
+    const passed = await tryRate(rate)
+    if (limit === 'generator') break
+    if (passed) {
       low = rate
       if (high !== null || rate >= endRate) break
       rate = clamp(rate * step)
     } else {
-      if (limit === 'generator') break
       high = rate
       if (low !== null || rate <= startRate) break
       rate = clamp(rate / step)
