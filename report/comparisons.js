@@ -54,12 +54,13 @@ function pairsOf (cells) {
     const cluster = model !== 'cluster' && same.find((c) => c.kind === kindOf(store, 'cluster') && c.nServers === cell.nServers && c.api === cell.api)
     if (cluster) pairs.push([cell, cluster, 'model'])
   }
-  const aa = new Map()
-  for (const cell of cells.filter((c) => c.aa)) {
-    const key = [cell.kind, cell.nServers, cell.load, cell.variant].join('|')
-    aa.set(key, [...(aa.get(key) ?? []), cell].sort((x, y) => x.aa.localeCompare(y.aa)))
+  // The A/A pair: the copy (B) over its configuration's own cell, or, in folders made before
+  // 2026-11-24, over a second copy (A).
+  const key = (c) => [c.kind, c.nServers, c.load, c.variant].join('|')
+  for (const b of cells.filter((c) => c.aa === 'B')) {
+    const a = cells.find((c) => c.aa === 'A' && key(c) === key(b)) ?? main.find((c) => key(c) === key(b))
+    if (a) pairs.push([a, b, 'aa'])
   }
-  for (const [a, b] of aa.values()) if (b) pairs.push([a, b, 'aa'])
   return pairs
 }
 

@@ -1,12 +1,11 @@
 'use strict'
-// The A/A cell of a sweep: one configuration run as two labelled variants, A and B, scheduled like
-// any other cell; how far apart they land is the noise floor. Set by --aa=KIND:nServers:nClients.
+// The A/A pair of a sweep: one configuration's cell and a copy of it, variant B (its own server and
+// data), scheduled like any other cell; the two must come out the same. Set by --aa=KIND:nServers:nClients.
 
 const os = require('node:os')
 const { SCHEMA, ValueError, refuse } = require('../lib/config')
 const { KINDS, isMultiProcess } = require('../lib/kinds')
 
-const VARIANTS = ['A', 'B']
 const FORM = 'off or KIND:nServers:nClients (e.g. async-cluster:2:4)'
 
 /**
@@ -42,13 +41,15 @@ function parseAa (text) {
 parseAa.takes = FORM
 
 /**
- * The two variants of the A/A cell, each with the first value of every other dimension.
+ * The A/A pair's cells, each with the first value of every other dimension: the configuration's own
+ * cell (one of the grid's, or added to it) and its copy, variant B. Two copies beside the grid's cell
+ * would measure the same thing three times.
  * @param {{ kind: string, nServers: number, nClients: number }} aa
  * @param {object} base values of the other dimensions
- * @returns {object[]} combos with kind, nServers, nClients, variant 'A' or 'B'
+ * @returns {object[]} combos with kind, nServers, nClients; the copy's variant is 'B'
  */
 function aaCombos (aa, base) {
-  return VARIANTS.map((variant) => ({ ...base, ...aa, variant }))
+  return [{ ...base, ...aa }, { ...base, ...aa, variant: 'B' }]
 }
 
-module.exports = { defaultAa, parseAa, aaCombos, VARIANTS }
+module.exports = { defaultAa, parseAa, aaCombos }

@@ -80,7 +80,7 @@ const PRESETS = {
     rounds: { ...ROUNDS, rounds: 6, budget: 1800, window: 200, passes: 5 } },
   quick: { lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED_FLAGS, '--concurrency=2'],
     aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: QUICK_SLICE,
-    rounds: { ...ROUNDS, rounds: 8, budget: 105, window: 200, passes: 8 } },
+    rounds: { ...ROUNDS, rounds: 6, budget: 110, window: 200, passes: 8 } },
   run: { lists: {}, flags: [], aa: () => null, rounds: { rounds: 1 } },
   // Capacity (sweep/capacity/): the 4 base kinds at a plain folder and 1 ms storage, each on a fresh
   // server per round, 2 client processes × 16 connections in the open loop.

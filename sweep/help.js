@@ -11,10 +11,10 @@ const { defaultAa } = require('./aa')
 const { loadConfig } = require('../lib/config')
 
 const COMMANDS = {
-  quick: ['quick', 'the headline answer within a budget of 105 s: sync, async and their 2-worker clusters at a\n' +
+  quick: ['quick', 'the headline answer within a budget of 110 s: sync, async and their 2-worker clusters at a\n' +
     '                 plain folder, sync and async at 1 ms storage (when FUSE works), and the A/A pair; 2 client\n' +
-    '                 processes x 2 connections; at least 8 rounds, more until every interval is within the margin'],
-  sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, plus the A/A cell; at least 6\n' +
+    '                 processes x 2 connections; at least 6 rounds, more until every interval is within the margin'],
+  sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, plus the A/A copy; at least 6\n' +
     '                 rounds, more until every interval is within the margin or the budget (30 min) is spent'],
   versions: ['versions', 'the version table: sync and async in one process, nClients 4, on the system node and\n' +
     '                 every supported LTS line (missing ones are installed), within a budget of 10 min;\n' +
@@ -64,7 +64,7 @@ const OPTION_HELP = {
   readyTimeout: 'ms a server gets to print its ready line',
   keepData: 'keep each cell\'s data folder (else removed once the client verified it)',
   cellTimeout: 'ms one client run (run) or one window (sweep, quick, versions) may take',
-  aa: 'the A/A cell, KIND:nServers:nClients, run as two cells A and B that must come out the same: the verdicts\' calibration; off = none',
+  aa: 'the A/A pair, KIND:nServers:nClients: that configuration\'s cell and its copy B, which must come out the same: the verdicts\' calibration; off = none',
   connections: 'autocannon\'s connections',
   duration: 'seconds of each autocannon run',
   pipelining: 'requests in flight per connection',
