@@ -8,6 +8,7 @@ const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, KIND
 const { DIMENSIONS, shownDefaults } = require('../lib/dimensions')
 const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./peak')
 const { defaultAa } = require('./aa')
+const { HOST_OPTIONS } = require('./hosts')
 const { loadConfig } = require('../lib/config')
 
 const COMMANDS = {
@@ -32,7 +33,9 @@ const COMMANDS = {
     '                 stdout, an HTML page to --html=FILE (default B/compare-<A>.html)'],
   node: ['node install|list', 'install official Node binaries from the npm registry into\n' +
     '                 .node-cache/ (24, 26, 24.21.0, or lts for the newest LTS line), printing each binary\'s path;\n' +
-    '                 or list the Node versions in .node-cache/ and the system node, with their release lines']
+    '                 or list the Node versions in .node-cache/ and the system node, with their release lines'],
+  hosts: ['hosts check', 'reach the hosts named by --serverHost and --clientHosts over ssh and print, for each, its\n' +
+    '                 Node, checkout commit, cores, free memory and clock offset; exit 2 naming the first that fails']
 }
 
 /** What each list flag of the grid means (lib/dimensions.js). */
@@ -85,7 +88,18 @@ const BARE = {
   node: {
     usage: 'node install VERSION... | node list',
     about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.'
+  },
+  hosts: {
+    usage: 'hosts check --serverHost=HOST --clientHosts=HOST,... [--ssh="..."] [--remoteDir=DIR]',
+    about: 'Each host needs OpenSSH\'s sshd, Node and this project\'s checkout at the same commit. ssh runs with BatchMode\n' +
+      '(it never prompts): keys from --ssh or ~/.ssh/config. Exit status: 0 every host passed, 2 bad arguments or a host that failed.'
   }
+}
+const HOST_HELP = {
+  serverHost: 'the host that runs the servers, [user@]host[:port]',
+  clientHosts: 'the hosts that run the client processes, a comma list of [user@]host[:port]',
+  ssh: 'options for every ssh command, e.g. "-i KEY -o StrictHostKeyChecking=accept-new"',
+  remoteDir: 'the project\'s checkout on the hosts'
 }
 const RUNS_ABOUT = 'Any config key passes through to every cell (servers get a free port unless --serverPort is given).\n' +
   'Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html, and prints\n' +
@@ -143,6 +157,10 @@ function sections (command) {
     out.push(helpSection(`Grid flags${of} (comma-separated lists; each value checked as the key it stands for)`, SWEEP_LISTS, LIST_HELP, gridDefaults(cells)))
     out.push(helpSection(`Run flags${of}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
   }
+  if (command === null || command === 'hosts') {
+    const defaults = { serverHost: 'none', clientHosts: 'none', ssh: 'none', remoteDir: 'this checkout\'s path' }
+    out.push(helpSection('Hosts flags (hosts check)', HOST_OPTIONS, HOST_HELP, defaults))
+  }
   if (command === null || command === 'peak') {
     const defaults = { kinds: 'all', nServers: list(PEAK_NSERVERS), node: 'the Node running this script' }
     out.push(helpSection('Peak flags (kinds, nServers and node: comma-separated lists)', { ...PEAK_LISTS, ...PEAK_OPTIONS },
@@ -153,7 +171,7 @@ function sections (command) {
 
 /**
  * The --help text of ./run_benchmark.sh, or of one of its commands.
- * @param {string|null} command sweep, quick, versions, capacity, run, peak, report, compare, node, or null for all
+ * @param {string|null} command sweep, quick, versions, capacity, run, peak, report, compare, node, hosts, or null for all
  * @returns {string}
  */
 function sweepHelp (command) {

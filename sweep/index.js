@@ -16,8 +16,9 @@ const { parseNodeCommand, runNodeCommand } = require('./node-command')
 const { sweepHelp } = require('./help')
 const { wantsHelp } = require('../lib/help')
 const { runCompare } = require('../report/compare')
+const { parseHostsCommand, runHostsCommand } = require('./hosts')
 
-const COMMANDS = ['sweep', 'quick', 'versions', 'capacity', 'run', 'peak', 'report', 'compare', 'node']
+const COMMANDS = ['sweep', 'quick', 'versions', 'capacity', 'run', 'peak', 'report', 'compare', 'node', 'hosts']
 
 /**
  * Turns the command line into what to do.
@@ -45,6 +46,8 @@ function parseCommand (argv) {
       return { plan: peak.planPeak(rest), runner: { columns: peak.COLUMNS, runCell: peak.runPeakCell, table: peak.TABLE } }
     case 'node':
       return { node: parseNodeCommand(rest) }
+    case 'hosts':
+      return { hosts: parseHostsCommand(rest) }
     case 'report':
       if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
         throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
@@ -52,7 +55,8 @@ function parseCommand (argv) {
       return { reportDir: path.resolve(rest[0]) }
     default: {
       const what = command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`
-      throw new ConfigError(`${what}; use sweep, quick, versions, capacity, run KIND, peak, report DIR, compare A B or node (--help lists the flags)`)
+      throw new ConfigError(`${what}; use sweep, quick, versions, capacity, run KIND, peak, report DIR, compare A B, node or hosts check ` +
+        '(--help lists the flags)')
     }
   }
 }
@@ -71,6 +75,7 @@ async function main (argv) {
   if (todo.reportDir) return report(todo.reportDir)
   if (todo.compare) return runCompare(todo.compare)
   if (todo.node) return runNodeCommand(todo.node)
+  if (todo.hosts) return runHostsCommand(todo.hosts)
   return runPlan(todo.plan, todo.runner)
 }
 
