@@ -64,13 +64,10 @@ const parseSshOptions = Object.assign((v) => sshWords(v), { takes: 'options for 
 /** A word quoted for the remote shell. */
 const shellQuote = (word) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${String(word).replace(/'/g, "'\\''")}'`)
 
-/** Words as one line for the remote shell. */
-const shellLine = (words) => words.map(shellQuote).join(' ')
-
 /**
  * The ssh command line that runs a shell line on a host.
  * @param {{ user: string|null, host: string, port: number|null }} host
- * @param {string} line for the remote shell (shellLine quotes words for it)
+ * @param {string} line for the remote shell (shellQuote quotes a word for it)
  * @param {{ ssh?: string[] }} [how] ssh: the --ssh words
  * @returns {string[]} ssh's arguments
  */
@@ -79,7 +76,7 @@ function sshArgs (host, line, { ssh = [] } = {}) {
     ...(host.port ? ['-p', String(host.port)] : []), ...ssh, '--', host.user ? `${host.user}@${host.host}` : host.host, line]
 }
 
-/** The ssh binary, or null with why. */
+/** The ssh binary, or null when there is none. */
 function sshBinary () {
   return findOnPath('ssh', process.env.PATH || '')
 }
@@ -88,16 +85,16 @@ function sshBinary () {
  * Runs a shell line on a host and waits for it.
  * @param {object} host from parseHost
  * @param {string} line
- * @param {{ ssh?: string[], timeoutMs?: number, input?: string }} [how]
+ * @param {{ ssh?: string[], timeoutMs?: number }} [how]
  * @returns {{ status: number|null, stdout: string, stderr: string, error: string|null }} error: why it
  *   could not run or finish (no ssh, a timeout)
  */
-function runRemote (host, line, { ssh = [], timeoutMs = 30000, input } = {}) {
+function runRemote (host, line, { ssh = [], timeoutMs = 30000 } = {}) {
   const bin = sshBinary()
   if (!bin) return { status: null, stdout: '', stderr: '', error: `ssh is not installed (${INSTALL})` }
-  const res = spawnSync(bin, sshArgs(host, line, { ssh }), { encoding: 'utf8', timeout: timeoutMs, input, stdio: ['pipe', 'pipe', 'pipe'] })
+  const res = spawnSync(bin, sshArgs(host, line, { ssh }), { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] })
   const error = res.error ? (res.error.code === 'ETIMEDOUT' ? `no answer within ${timeoutMs / 1000} s` : res.error.message) : null
   return { status: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '', error }
 }
 
-module.exports = { parseHost, parseHostList, parseSshOptions, sshWords, sshArgs, shellQuote, shellLine, sshBinary, runRemote, HOST_FORM }
+module.exports = { parseHost, parseHostList, parseSshOptions, sshWords, sshArgs, shellQuote, runRemote }

@@ -9,6 +9,7 @@ const os = require('node:os')
 const { ROOT } = require('../lib/config')
 const { findCached, systemNode, probeNode } = require('../lib/node-versions')
 
+/** This checkout's commit, or null outside git. */
 function commit () {
   try {
     return execFileSync('git', ['-C', ROOT, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
@@ -19,19 +20,20 @@ function commit () {
 
 function binaryFor (version) {
   const system = systemNode()
-  if (system && probeNode(system).node === version) return system
+  try {
+    if (system && probeNode(system).node === version) return system
+  } catch {} // a node on PATH that does not run: look in the cache
   return findCached({ type: 'full', version })?.path ?? null
 }
 
 /**
  * What this host has.
  * @param {string[]} versions full versions (v26.10.0)
- * @returns {{ node: string, root: string, commit: string|null, cores: number, freeMemBytes: number, clockMs: number, nodes: object }}
+ * @returns {{ node: string, commit: string|null, cores: number, freeMemBytes: number, clockMs: number, nodes: object }}
  */
 function probe (versions) {
   return {
     node: process.version,
-    root: ROOT,
     commit: commit(),
     cores: os.availableParallelism(),
     freeMemBytes: os.freemem(),
@@ -42,4 +44,4 @@ function probe (versions) {
 
 if (require.main === module) process.stdout.write(`${JSON.stringify(probe(process.argv.slice(2)))}\n`)
 
-module.exports = { probe }
+module.exports = { probe, commit }

@@ -5,22 +5,13 @@
 // checkout, a checkout at another commit, or not the Node a cell needs stops the run before any
 // cell, with one line naming it.
 
-const { execFileSync } = require('node:child_process')
 const { ROOT, ConfigError, checked, rule, runMain } = require('../lib/config')
 const { parseHost, parseHostList, parseSshOptions, runRemote, shellQuote } = require('../lib/ssh')
+const { commit: localCommit } = require('./host-probe')
 
 /** The flags of the hosts, as lib/config.js validators. */
 const absolute = rule('an absolute path', (v) => (typeof v === 'string' && v.startsWith('/') ? v : undefined))
 const HOST_OPTIONS = { serverHost: parseHost, clientHosts: parseHostList, ssh: parseSshOptions, remoteDir: absolute }
-
-/** This checkout's commit, or null outside git. */
-function localCommit () {
-  try {
-    return execFileSync('git', ['-C', ROOT, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-  } catch {
-    return null
-  }
-}
 
 /**
  * The hosts a command names, each with its role.
@@ -36,11 +27,11 @@ function hostsOf ({ serverHost, clientHosts = [] }) {
  * @param {object} host from parseHost
  * @param {{ ssh?: string[], remoteDir?: string, versions?: string[], commit?: string|null }} how versions: the
  *   full Node versions the cells run on; commit: this checkout's (a host at another one is refused)
- * @returns {{ ok: true, probe: object, offsetMs: number, rttMs: number } | { ok: false, why: string }}
+ * @returns {{ ok: true, probe: object, offsetMs: number } | { ok: false, why: string }}
  */
 function probeHost (host, { ssh = [], remoteDir = ROOT, versions = [], commit = localCommit() } = {}) {
   const dir = shellQuote(remoteDir)
-  const line = `cd ${dir} 2>/dev/null && [ -f sweep/host-probe.js ] || { echo "no checkout of this project at ${remoteDir}" >&2; exit 3; }; ` +
+  const line = `cd ${dir} 2>/dev/null && [ -f sweep/host-probe.js ] || { echo no checkout of this project at ${dir} >&2; exit 3; }; ` +
     `command -v node >/dev/null || { echo "no node on PATH" >&2; exit 4; }; exec node sweep/host-probe.js ${versions.map(shellQuote).join(' ')}`
   const sent = Date.now()
   const res = runRemote(host, line, { ssh })
@@ -64,12 +55,12 @@ function probeHost (host, { ssh = [], remoteDir = ROOT, versions = [], commit = 
     return { ok: false, why: `has no Node ${missing.join(', ')} (its node on PATH is ${probe.node}; ` +
       `./run_benchmark.sh node install ${missing.map((v) => v.slice(1)).join(' ')} there puts it in its .node-cache/)` }
   }
-  return { ok: true, probe, rttMs: received - sent, offsetMs: Math.round(probe.clockMs - (sent + received) / 2) }
+  return { ok: true, probe, offsetMs: Math.round(probe.clockMs - (sent + received) / 2) }
 }
 
 /**
  * Checks every host in turn; throws on the first that fails.
- * @returns {object[]} per host: role, host, probe, rttMs, offsetMs
+ * @returns {object[]} per host: role, host, probe, offsetMs
  * @throws {ConfigError} "host TEXT (role): why"
  */
 function checkHosts (options, how = {}) {
@@ -117,4 +108,4 @@ function runHostsCommand ({ options }) {
   return 0
 }
 
-module.exports = { HOST_OPTIONS, probeHost, checkHosts, hostsOf, hostLine, localCommit, parseHostsCommand, runHostsCommand }
+module.exports = { HOST_OPTIONS, probeHost, localCommit, parseHostsCommand, runHostsCommand }
