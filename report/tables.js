@@ -17,6 +17,10 @@ const MEDIANS = {
   peak: [['req/s [95% CI]', 'reqPerSec', 1, 0], ['latency mean (ms)', 'latencyMeanMs', 1, 2],
     ['latency p99 (ms)', 'latencyP99Ms', 1, 2]]
 }
+/** Under a medians table whose cells have different numbers of rounds. */
+const SETTLED_NOTE = 'Cells have different numbers of rounds (a settled cell is measured no more): their medians cover ' +
+  'different moments of the run, and the files grow as it goes. Compare cells by the verdicts\' paired ratios, not across this table.'
+
 // Medians of the server telemetry, shown when the folder has the columns.
 const TELEMETRY = [['loop utilization', 'meanUtilization', 1, 2], ['loop delay p99 (µs)', 'eldP99Us', 1, 0],
   ['fairness', 'fairness', 1, 3], ['client CPU/req (µs)', 'clientCpuPerReqUs', 1, 0],
@@ -43,7 +47,10 @@ function medianTable (results, cells) {
     ${figures.map(([, column, scale, decimals]) =>
       html`<td class="num">${formatMedian(spread(cell, column), scale, decimals)}</td>`)}
     <td class="num">${cell.valid.length} / ${cell.rows.length}</td></tr>`
-  return html`<table class="medians"><thead><tr><th>cell</th><th>kind</th><th>nServers</th>
+  // An interleaved run stops measuring a settled cell: its medians cover fewer, earlier rounds.
+  const caption = new Set(cells.map((c) => c.rows.length)).size > 1 &&
+    html`<caption>${SETTLED_NOTE}</caption>`
+  return html`<table class="medians">${caption}<thead><tr><th>cell</th><th>kind</th><th>nServers</th>
     ${peak && html`<th>op</th>`}<th>${results.load}</th>${variant && html`<th>settings</th>`}
     ${[throughput, ...figures].map(([heading]) => html`<th>${heading}</th>`)}<th>valid repeats</th>
     </tr></thead><tbody>${cells.map(row)}</tbody></table>`
@@ -85,4 +92,4 @@ function summaryTable (results) {
     </thead><tbody>${shown.map(tr)}</tbody></table>`
 }
 
-module.exports = { medianTable, summaryTable }
+module.exports = { medianTable, summaryTable, SETTLED_NOTE }

@@ -2,6 +2,8 @@
 // The compact table printed on stderr at the end of a run: per cell, how many repeats were valid,
 // the median of each figure over the valid ones and marks (footnoted); then each invalid run's reason.
 
+const { SETTLED_NOTE } = require('../report/tables')
+
 function median (values) {
   if (values.length === 0) return null
   const sorted = [...values].sort((a, b) => a - b)
@@ -37,6 +39,7 @@ function formatTable (rows, columns, marks = []) {
   const text = lines.map((l) => l.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  '))
   const invalid = rows.filter((r) => !r.valid).map((r) => `invalid ${r.cell} r${r.repeat}: ${r.reason}`)
   const notes = marks.filter((m) => used.has(m)).map((m) => `${m.symbol} ${m.note}`)
+  if (new Set([...byCell.values()].map((r) => r.length)).size > 1) notes.push(SETTLED_NOTE)
   return [`medians of the valid rounds (${rows.length} rows)`, ...text, ...notes, ...invalid].join('\n') + '\n'
 }
 

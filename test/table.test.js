@@ -3,6 +3,7 @@
 
 const t = require('tap')
 const { formatTable, median } = require('../sweep/table')
+const { medianTable, SETTLED_NOTE } = require('../report/tables')
 
 t.test('the median of odd and even counts, and of nothing', async (t) => {
   t.equal(median([3, 1, 2]), 2)
@@ -25,6 +26,7 @@ t.test('one line per cell with medians of valid repeats, then each invalid run',
     'async-s1-c1    0/1      -      -',
     'sync-s1-c2     2/3    250    2.0',
     'sync-s1-c10    1/1    100    2.0',
+    SETTLED_NOTE,
     'invalid sync-s1-c2 r3: client did not finish within 300 s',
     'invalid async-s1-c1 r1: server not ready within 15 s',
     ''
@@ -50,10 +52,22 @@ t.test('a cell marked in most of its valid repeats gets the symbol, and the note
     'c       1/1    5',
     'd       2/2    8',
     '* client-bound in most valid repeats',
+    SETTLED_NOTE,
     'invalid b r1: lost',
     ''
   ].join('\n'))
   t.notMatch(formatTable(rows.slice(3), [{ title: 'ops', key: 'ops' }], [mark]), /\*/, 'half is not most: no mark, no note')
+})
+
+t.test('cells with different numbers of rounds (a settled cell) get the note, in the table and in the report', async (t) => {
+  const rows = (cell, n) => Array.from({ length: n }, (_, i) => ({ cell, repeat: i + 1, valid: true, opsPerSec: 100 }))
+  const columns = [{ title: 'ops/s', key: 'opsPerSec' }]
+  t.notOk(formatTable([...rows('a', 3), ...rows('b', 3)], columns).includes(SETTLED_NOTE), 'the same rounds: no note')
+  t.ok(formatTable([...rows('a', 3), ...rows('b', 2)], columns).includes(SETTLED_NOTE), 'a cell settled early')
+  const cell = (id, n) => ({ id, kind: 'sync', nServers: 1, load: 2, variant: '', rows: rows(id, n), valid: rows(id, n), ci: {} })
+  const results = { format: 'sweep', load: 'nClients', columns: ['opsPerSec'] }
+  t.match(String(medianTable(results, [cell('a', 3), cell('b', 2)])), `<caption>${SETTLED_NOTE.replace("'", '&#39;')}</caption>`)
+  t.notMatch(String(medianTable(results, [cell('a', 3), cell('b', 3)])), /<caption>/)
 })
 
 t.test("the report's table of all runs shows every invalid row and caps the valid ones at 200", async (t) => {
