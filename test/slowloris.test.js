@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const { KINDS, startServer } = require('./fixtures/server')
-const { openConnections, openFileLimit } = require('./fixtures/raw-http')
+const { openConnections, openFileLimit, trickle } = require('./fixtures/raw-http')
 const { startProbe } = require('./fixtures/latency-probe')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -16,19 +16,6 @@ const HEADERS_TIMEOUT = 2000
 const PROBE_GETS = 200
 
 if (CONNECTIONS < WANTED) t.comment(`ulimit -n is ${openFileLimit()}: ${CONNECTIONS} connections instead of ${WANTED}`)
-
-// One byte of a header line to each connection in turn, each once a second: the headers never end.
-function trickle (sockets) {
-  const header = 'X-Slow: trickle\r\n'
-  let next = 0
-  const timer = setInterval(() => {
-    for (let k = 0; k < sockets.length / 50; k++, next++) {
-      const socket = sockets[next % sockets.length]
-      if (!socket.destroyed) socket.write(header[Math.floor(next / sockets.length) % header.length])
-    }
-  }, 20)
-  return () => clearInterval(timer)
-}
 
 for (const kind of KINDS) {
   t.test(`${kind}: ${CONNECTIONS} slowloris connections leave a normal client served, and each gets 408`, async (t) => {
