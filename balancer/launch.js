@@ -23,6 +23,7 @@ const LB_DEFAULTS = { balance: 'roundrobin' }
 const READY_TIMEOUT_MS = 10000
 const PORT_TRIES = 3
 
+/** A port free on host just now (the OS picks it; it may be taken again before it is used). */
 function freePort (host) {
   return new Promise((resolve, reject) => {
     const srv = net.createServer().once('error', reject)
@@ -130,4 +131,4 @@ function launchBalanced (kind, argv = process.argv.slice(2)) {
   return runBalanced(kind, config, argv, options.balance ?? LB_DEFAULTS.balance)
 }
 
-module.exports = { launchBalanced, LB_OPTIONS, LB_HELP, LB_DEFAULTS }
+module.exports = { launchBalanced, freePort, LB_OPTIONS, LB_HELP, LB_DEFAULTS }

