@@ -13,7 +13,7 @@ const path = require('node:path')
 const { planSweep } = require('../sweep/grid')
 const { openServer } = require('../sweep/harness')
 const { CONFIRM } = require('../sweep/capacity/search')
-const { removeFiles } = require('../sweep/capacity/run')
+const { OPS } = require('../client/data-worker')
 const { wantsHelp, entryHelp } = require('../lib/help')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -48,7 +48,7 @@ async function tryRate ({ rate, repeats, warm, seconds, config, slo }, server) {
   for (let k = 0; k < repeats; k++) {
     const opened = await server.get()
     try {
-      removeFiles(opened.dataPath)
+      OPS.clear({ dir: opened.dataPath })
       const report = client(opened, [`--rate=${rate}`, `--nOperations=${Math.round(rate * seconds)}`, `--warmup=${config.warmup}`])
       const worst = Object.fromEntries(slo.targets.map((t) => [t.name, Math.max(report.latency.GET[t.name] ?? 0, report.latency.PUT[t.name] ?? 0)]))
       const held = report.errorCount === 0 && slo.targets.every((t) => worst[t.name] <= t.us)

@@ -5,13 +5,14 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { loadConfig, runMain, ConfigError, refuse } = require('../lib/config')
+const { loadConfig, runMain, ConfigError, refuse, ROOT } = require('../lib/config')
 const { wantsHelp, helpSection, entryHelp } = require('../lib/help')
 const { describeEnv } = require('../lib/env')
 const { watchParent } = require('../lib/parent-watch')
-const { newRunId, decodeBitset } = require('./ledger')
+const { newRunId } = require('./ledger')
 const { runClients, UnreachableError } = require('./run')
-const { fileSizes, verifyFiles } = require('./verify')
+const { openData } = require('./data-host')
+const { HOST_OPTIONS, parseHost } = require('../lib/ssh')
 const { buildReport, formatSummary } = require('./report')
 const { formatCsv } = require('./csv')
 
@@ -26,8 +27,17 @@ const outputFile = Object.assign((v) => {
   return v
 }, { takes: 'a file name in a writable folder' })
 
-const FLAGS = { out: outputFile, json: outputFile }
-const FLAGS_HELP = { out: 'write the CSV to this file instead of stdout', json: 'write the whole report as JSON to this file' }
+const { clientHosts, ssh, remoteDir } = HOST_OPTIONS
+const FLAGS = { out: outputFile, json: outputFile, clientHosts, dataHost: parseHost, ssh, remoteDir }
+const FLAGS_HELP = {
+  out: 'write the CSV to this file instead of stdout',
+  json: 'write the whole report as JSON to this file',
+  clientHosts: 'run the client processes on these hosts over ssh, in turn (each needs this checkout and this Node)',
+  dataHost: 'the host over ssh where dataPath is (the server host): verification runs there',
+  ssh: 'options for ssh, e.g. "-i KEY"',
+  remoteDir: 'the checkout on the other hosts'
+}
+const FLAG_DEFAULTS = { out: 'stdout', json: 'none', clientHosts: 'this host', dataHost: 'this host', ssh: 'none', remoteDir: 'this checkout\'s path' }
 
 function help () {
   return entryHelp({
@@ -35,7 +45,7 @@ function help () {
     about: 'Loads a server that speaks the experiment\'s interface (GET /get?key=K, POST /put?key=K) from nClients\n' +
       'processes, verifies what it wrote, prints CSV on stdout (or --out) and a summary on stderr.\n' +
       'Exit status: 0 every operation succeeded and verification passed, 1 otherwise, 2 a bad flag.',
-    sections: [helpSection('Client flags', FLAGS, FLAGS_HELP, { out: 'stdout', json: 'none' })]
+    sections: [helpSection('Client flags', FLAGS, FLAGS_HELP, FLAG_DEFAULTS)]
   })
 }
 
@@ -44,7 +54,7 @@ function help () {
  * (the CSV and JSON still say what failed).
  * @param {string[]} argv arguments after the script name
  * @returns {Promise<number>} the exit status
- * @throws {ConfigError} at once, for a bad config or flag, or an unreadable dataPath
+ * @throws {ConfigError} at once, for a bad config or flag
  */
 function main (argv) {
   if (wantsHelp(argv)) {
@@ -52,16 +62,10 @@ function main (argv) {
     return Promise.resolve(0)
   }
   const { config, options } = loadConfig(argv, FLAGS)
-  let sizesBefore = null
-  if (config.verify) {
-    try {
-      sizesBefore = fileSizes(config)
-    } catch (err) {
-      throw new ConfigError(`dataPath ${config.dataPath} is not a readable folder (${err.code}): ` +
-        'verification reads the server\'s files; use --verify=false for a remote server')
-    }
+  if (options.clientHosts && options.clientHosts.length > config.nClients) {
+    throw new ConfigError(`--clientHosts names ${options.clientHosts.length} hosts for nClients=${config.nClients} processes: each host needs one at least`)
   }
-  return runClient(config, options, sizesBefore)
+  return runClient(config, options)
 }
 
 // Why the files are not checked, or null. A server that did not announce itself as one of this
@@ -74,19 +78,41 @@ function unverifiable (config, announced) {
     '--dataPath=ITS_DATA_FOLDER checks its files'
 }
 
-async function runClient (config, options, sizesBefore) {
+async function runClient (config, options) {
   const runId = newRunId()
-  let run
+  const dir = options.remoteDir ?? ROOT
+  // The data files, here or on --dataHost (a worker there, through ssh; it keeps the folder).
+  const data = openData(options.dataHost ? { host: options.dataHost, root: config.dataPath, keep: true, ssh: options.ssh, dir } : null)
   try {
-    run = await runClients(config, { runId, progress: process.stderr.isTTY === true })
-  } catch (err) {
-    if (!(err instanceof UnreachableError)) throw err
-    process.stderr.write(`client: ${err.message}\n`)
-    return 1
+    let sizesBefore = null
+    if (config.verify) {
+      try {
+        sizesBefore = await data.call('sizes', { config })
+      } catch (err) {
+        process.stderr.write(`client: dataPath ${config.dataPath}${options.dataHost ? ` on ${options.dataHost.text}` : ''} is not a readable folder ` +
+          `(${err.code ?? err.message}): verification reads the server's files; --dataHost=HOST reads them on the server's host, --verify=false skips it\n`)
+        return 2
+      }
+    }
+    let run
+    try {
+      const remote = options.clientHosts ? { hosts: options.clientHosts, ssh: options.ssh, dir } : null
+      run = await runClients(config, { runId, progress: process.stderr.isTTY === true, remote })
+    } catch (err) {
+      if (!(err instanceof UnreachableError)) throw err
+      process.stderr.write(`client: ${err.message}\n`)
+      return 1
+    }
+    const acks = run.processes.map(({ result }) => result && result.acks)
+    const notChecked = unverifiable(config, run.announced)
+    const verification = notChecked === null ? await data.call('verify', { config, runId, sizesBefore, acks }) : { checked: false, reason: notChecked }
+    return finish(config, options, { runId, run, verification })
+  } finally {
+    await data.close()
   }
-  const acks = run.processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
-  const notChecked = unverifiable(config, run.announced)
-  const verification = notChecked === null ? verifyFiles({ config, runId, sizesBefore, acks }) : { checked: false, reason: notChecked }
+}
+
+function finish (config, options, { runId, run, verification }) {
   const primaryMaxRssKb = process.resourceUsage().maxRSS // after verification, its biggest cost
   const report = buildReport({ config, runId, env: describeEnv(), run, verification, primaryMaxRssKb })
   const csv = formatCsv(report)

@@ -9,6 +9,7 @@ const path = require('node:path')
 const { onGone } = require('./child-gone')
 const { mergeRecords, deserializeRecord } = require('./stats')
 const { OPEN_LOOP_LEAD_NS } = require('./load')
+const { forkRemote } = require('../lib/remote-fork')
 
 const WORKER = path.join(__dirname, 'pool-worker.js')
 
@@ -19,14 +20,18 @@ const lastEnd = (replies, t0) => replies.reduce((last, r) => (BigInt(r.endedAt) 
 
 /**
  * Starts the pool's processes.
- * @param {{ size: number, execPath?: string, prefix?: string[], logFd: number, label?: string }} how
+ * @param {{ size: number, execPath?: string, prefix?: string[], logFd: number, label?: string,
+ *   remote?: { hosts: object[], ssh: string[], dir: string, node: string }|null }} how
  *   execPath: the node binary; prefix: a command that execs node where it should run (taskset ...);
  *   logFd: where the processes' stdout and stderr go, after a line naming each; label: an argument
- *   that names the run on their command lines (a sweep passes its data folder)
+ *   that names the run on their command lines (a sweep passes its data folder); remote: the client
+ *   hosts, process k on the ((k - 1) mod n)th of them, through ssh (lib/remote-fork.js), on Node `node`
  * @returns {object} the pool: open, phase, window, probe, settle, take, drop, close, pids, alive
  */
-function openPool ({ size, execPath = process.execPath, prefix = [], logFd, label }) {
-  const workers = Array.from({ length: size }, () => startWorker(execPath, prefix, logFd, label))
+function openPool ({ size, execPath = process.execPath, prefix = [], logFd, label, remote = null }) {
+  const workers = Array.from({ length: size }, (_, k) => (remote
+    ? startRemote(remote.hosts[k % remote.hosts.length], remote, logFd, label)
+    : startWorker(execPath, prefix, logFd, label)))
   const each = (n, msg) => Promise.all(workers.slice(0, n).map((w, k) => ask(w, typeof msg === 'function' ? msg(k + 1) : msg)))
   return {
     pids: () => workers.map((w) => w.child.pid),
@@ -41,13 +46,18 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
     },
     /**
      * One window: operations from..to-1 of each of the cell's n processes, started together.
-     * @returns {Promise<{ wallUs: number, failed: number, cpuUs: Array<{ user: number, system: number }> }>} wall
-     *   time to the last process's end; the operations that failed; each process's CPU time
+     * @returns {Promise<{ wallUs: number, wallsUs: number[], failed: number, cpuUs: Array<{ user: number, system: number }> }>}
+     *   wall time to the last process's end, and to each one's; the operations that failed; each process's CPU time
      */
     window: async (cell, n, from, to) => {
       const t0 = process.hrtime.bigint()
       const replies = await each(n, { op: 'window', cell, from, to, t0: String(t0) })
-      return { wallUs: Number(lastEnd(replies, t0) - t0) / 1000, failed: replies.reduce((a, r) => a + r.failed, 0), cpuUs: replies.map((r) => r.cpuUs) }
+      return {
+        wallUs: Number(lastEnd(replies, t0) - t0) / 1000,
+        wallsUs: replies.map((r) => Number(BigInt(r.endedAt) - t0) / 1000),
+        failed: replies.reduce((a, r) => a + r.failed, 0),
+        cpuUs: replies.map((r) => r.cpuUs)
+      }
     },
     /**
      * A capacity probe: the cell's n processes together send `rate` requests a second for `seconds`,
@@ -70,7 +80,9 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
     /** Forgets a cell in every process, closing its connections. */
     drop: (cell) => each(size, { op: 'drop', cell }),
     /** Each process's result for the cell since the last take (client/load.js take()), in process order. */
-    take: async (cell, n) => (await each(n, { op: 'take', cell })).map((r, k) => ({ index: k + 1, pid: workers[k].child.pid, result: r.result })),
+    take: async (cell, n) => (await each(n, { op: 'take', cell })).map((r, k) => ({
+      index: k + 1, pid: workers[k].child.pid, host: workers[k].child.host ?? null, result: r.result
+    })),
     /** Ends the processes (they exit when their channel closes). */
     close: () => Promise.all(workers.map(async (w) => {
       if (w.child.connected) w.child.disconnect()
@@ -84,6 +96,17 @@ function startWorker (execPath, prefix, logFd, label) {
   const child = spawn(command, args, { stdio: ['ignore', logFd, logFd, 'ipc'] })
   const shown = [...prefix, execPath === process.execPath ? 'node' : execPath, path.relative(path.dirname(__dirname), WORKER), ...(label ? [label] : [])]
   fs.writeSync(logFd, `# ${new Date().toISOString()} started pid ${child.pid} (client pool): ${shown.join(' ')}\n`)
+  return watch(child)
+}
+
+function startRemote (host, { ssh, dir, node }, logFd, label) {
+  const child = forkRemote(host, 'client/pool-worker.js', label ? [label] : [], { ssh, dir, node, stderr: logFd })
+  fs.writeSync(logFd, `# ${new Date().toISOString()} started pid ${child.pid} (client pool): ssh ${host.text} client/pool-worker.js on Node ${node}\n`)
+  return watch(child)
+}
+
+// The pool's side of a process: its replies matched to the requests, and its end.
+function watch (child) {
   const worker = { child, next: 0, waiting: new Map(), gone: null }
   child.on('message', (msg) => {
     const pending = worker.waiting.get(msg.id)

@@ -12,6 +12,39 @@ const sum = (list, f) => list.reduce((total, x) => total + f(x), 0)
 const byType = (f) => ({ GET: f('GET'), PUT: f('PUT') })
 
 /**
+ * Each client host's own figures, when the processes ran on client hosts (else null): its processes'
+ * operations over its own measured time (the longest of its processes'), the p99 of its processes'
+ * added histograms (and those histograms), and its CPU per request. overlap: the shortest host's time over the longest's
+ * (1: the hosts' measured phases, begun together, also ended together).
+ * @param {object[]} procs the processes, each with host, wallMs, recs and result
+ * @returns {{ hosts: object[], overlap: number|null }|null}
+ */
+function hostFigures (procs) {
+  if (!procs.some((p) => p.host)) return null
+  const hosts = [...new Set(procs.map((p) => p.host))].map((host) => {
+    const mine = procs.filter((p) => p.host === host)
+    const rec = byType((type) => mergeRecords(mine.map((p) => p.recs[type])))
+    const reported = mine.filter((p) => p.result !== null)
+    const wallMs = Math.max(0, ...mine.map((p) => p.wallMs ?? 0))
+    const requests = rec.GET.count + rec.PUT.count + errorTotal(rec.GET.errors) + errorTotal(rec.PUT.errors)
+    const cpuUs = sum(reported, (p) => p.result.cpuUs.user + p.result.cpuUs.system)
+    return {
+      host,
+      processes: mine.length,
+      completed: rec.GET.count + rec.PUT.count,
+      wallMs,
+      opsPerSec: wallMs > 0 ? (rec.GET.count + rec.PUT.count) / (wallMs / 1000) : null,
+      getP99: summarize(rec.GET).p99,
+      putP99: summarize(rec.PUT).p99,
+      cpuPerReqUs: requests > 0 ? cpuUs / requests : null,
+      histograms: byType((type) => serializeRecord(rec[type]).histogram) // the cell's are these added
+    }
+  })
+  const walls = hosts.map((h) => h.wallMs)
+  return { hosts, overlap: Math.max(...walls) > 0 ? Math.min(...walls) / Math.max(...walls) : null }
+}
+
+/**
  * @param {{ config: object, runId: string, env: object, run: object, verification: object, primaryMaxRssKb: number }} parts
  *   run as runClients returns it; primaryMaxRssKb: the primary's peak resident set so far
  * @returns {object} the report; `ok` when every operation succeeded and verification passed
@@ -53,9 +86,11 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
     // Every process's histogram of the type added up, raw (µs, hdr-histogram-js's compressed
     // base64): the sweep writes it out as .hgrm, the report merges it over repeats.
     histograms: byType((type) => serializeRecord(merged[type]).histogram),
+    clientHosts: hostFigures(procs),
     processes: procs.map((p) => ({
       index: p.index,
       pid: p.pid,
+      host: p.host ?? null,
       latency: byType((type) => summarize(p.recs[type])),
       errors: byType((type) => p.recs[type].errors),
       cpuUs: p.result ? p.result.cpuUs : null,
@@ -104,6 +139,10 @@ function formatSummary (report) {
       `${v.bytes} bytes appended, ${v.expectedBytes} expected`
     : `  verification: ${v.reason}`)
   lines.push(`  client CPU: ${(clientCpuUs.user / 1e6).toFixed(2)} s user, ${(clientCpuUs.system / 1e6).toFixed(2)} s system`)
+  for (const h of report.clientHosts?.hosts ?? []) {
+    lines.push(`  host ${h.host}: ${h.processes} processes, ${h.completed} ops in ${(h.wallMs / 1000).toFixed(3)} s (${us(h.opsPerSec)} ops/s), ` +
+      `GET p99 ${us(h.getP99)} µs, CPU ${us(h.cpuPerReqUs)} µs per request`)
+  }
   if (report.serverStats !== null) lines.push(formatServerStats(report.serverStats))
   for (const problem of report.problems) lines.push(`  ${problem}`)
   lines.push(report.ok ? 'client: OK' : 'client: FAILED')

@@ -9,6 +9,7 @@ const { SingleBar, Presets } = require('cli-progress')
 const { onGone } = require('./child-gone')
 const { planServerStats, resetServerStats, readServerStats } = require('./server-stats')
 const { OPEN_LOOP_LEAD_NS } = require('./load')
+const { forkRemote } = require('../lib/remote-fork')
 
 const WORKER = path.join(__dirname, 'worker.js')
 const PROBE_MS = 3000
@@ -41,10 +42,14 @@ function goneProblem ({ serverHostname, serverPort }, resetFailed) {
     : `${where}: the failed operations are its absence, not its speed`
 }
 
-function startWorker (task, onProgress) {
+// A client process here, or on a client host (process k on the ((k - 1) mod n)th of n) through ssh.
+function startWorker (task, onProgress, remote) {
+  const host = remote && remote.hosts[(task.index - 1) % remote.hosts.length]
   // The worker's stdout goes to our stderr: our stdout carries only the CSV.
-  const child = fork(WORKER, [JSON.stringify(task)], { stdio: ['ignore', 2, 2, 'ipc'] })
-  const worker = { index: task.index, pid: child.pid, child, inbox: new Map(), waiting: new Map(), done: 0, exit: null }
+  const child = host
+    ? forkRemote(host, 'client/worker.js', [JSON.stringify(task)], { ssh: remote.ssh, dir: remote.dir, node: process.version })
+    : fork(WORKER, [JSON.stringify(task)], { stdio: ['ignore', 2, 2, 'ipc'] })
+  const worker = { index: task.index, pid: child.pid, host: host ? host.text : null, child, inbox: new Map(), waiting: new Map(), done: 0, exit: null }
   child.on('message', (msg) => {
     if (msg.type === 'progress') return onProgress(worker, msg.done)
     const resolve = worker.waiting.get(msg.type)
@@ -86,15 +91,17 @@ function runPhase (workers, msg) {
 /**
  * Runs the load against the server.
  * @param {object} config a validated config
- * @param {{ runId: string, progress: boolean }} options progress: draw a bar on stderr
+ * @param {{ runId: string, progress: boolean, remote?: { hosts: object[], ssh: string[], dir: string }|null }} options
+ *   progress: draw a bar on stderr; remote: the client hosts the processes are spread over, in turn
  * @returns {Promise<{ startedAt: string, wallTimeMs: number, announced: string|null, server: object, processes: object[] }>}
  *   announced: what the server's warm-up answers announced in X-Bench-Stats, if anything;
  *   server: { stats, problem } of the server's telemetry over the measured phase (client/server-stats.js),
  *   or problem alone telling that the server went away;
- *   processes: one entry per process: { index, pid, result (its report, or null if it died first), exit }
+ *   processes: one entry per process: { index, pid, host (null: this one), wallMs (its own measured phase), result (its
+ *   report, or null if it died first), exit }
  * @throws {UnreachableError} when the server does not accept a connection at the start
  */
-async function runClients (config, { runId, progress }) {
+async function runClients (config, { runId, progress, remote = null }) {
   await probe(config)
   const bar = progress
     ? new SingleBar({ stream: process.stderr, format: 'measuring [{bar}] {value}/{total} operations', clearOnComplete: true }, Presets.shades_classic)
@@ -105,7 +112,7 @@ async function runClients (config, { runId, progress }) {
   }
   const workers = []
   for (let index = 1; index <= config.nClients; index++) {
-    workers.push(startWorker({ config, index, runId, progress }, onProgress))
+    workers.push(startWorker({ config, index, runId, progress }, onProgress, remote))
   }
   await runPhase(workers, { phase: 'create' }) // every file exists before any warm-up GET
   const warmed = await runPhase(workers, { phase: 'warm' })
@@ -133,7 +140,9 @@ async function runClients (config, { runId, progress }) {
     wallTimeMs,
     announced,
     server: gone ? { stats: null, problem: goneProblem(config, stats.path !== null && resetProblem !== null) } : server,
-    processes: workers.map((w, k) => ({ index: w.index, pid: w.pid, result: results[k], exit: w.exit }))
+    processes: workers.map((w, k) => ({
+      index: w.index, pid: w.pid, host: w.host, wallMs: ran[k] && Number(BigInt(ran[k].endedAt) - t0) / 1e6, result: results[k], exit: w.exit
+    }))
   }
 }
 

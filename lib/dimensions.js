@@ -198,7 +198,8 @@ const SWEEP_FIGURES = ['oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPe
   'putP50', 'putP99', 'putMax', 'errors', 'clientCpuUs', 'serverCpuUs', 'json']
 const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness', 'clientCpuPerReqUs',
   'serverCpuPerReqUs', 'clientBound', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'v8', 'uv', 'balancerRequests',
-  'balancerFairness', 'balancerCpuPerReqUs', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'rttMeasuredUs']
+  'balancerFairness', 'balancerCpuPerReqUs', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'rttMeasuredUs', 'serverHost', 'clientHosts',
+  'shardOverlap']
 const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
 const ID = ['cell', 'repeat', 'order']
 const SUMMARY = {
@@ -209,7 +210,7 @@ const SUMMARY = {
     load: 'nClients'
   },
   capacity: {
-    columns: [...ID, ...HISTORIC, ...LATER, ...CAPACITY_FIGURES, 'oversubscribed', 'variant', 'v8', 'uv'],
+    columns: [...ID, ...HISTORIC, ...LATER, ...CAPACITY_FIGURES, 'oversubscribed', 'variant', 'v8', 'uv', 'serverHost', 'clientHosts'],
     required: [...ID, 'kind', 'nServers', 'nClients', ...CAPACITY_FIGURES],
     variants: VARIANTS,
     load: 'nClients'

@@ -21,8 +21,9 @@ function readCpuLine (text) {
 }
 
 // Every process's parent and CPU time in ns: the sum of its threads' run time from
-// /proc/PID/task/TID/schedstat (exact, where /proc/PID/stat counts whole 10 ms ticks).
-function processTable () {
+// /proc/PID/task/TID/schedstat (exact, where /proc/PID/stat counts whole 10 ms ticks); with a label,
+// whether its command line holds it.
+function processTable (label = null) {
   const table = new Map()
   for (const name of fs.readdirSync('/proc')) {
     if (name.charCodeAt(0) > 57) continue // not a pid
@@ -33,7 +34,8 @@ function processTable () {
         const text = fs.readFileSync(`/proc/${name}/task/${tid}/schedstat`, 'latin1')
         ns += Number(text.slice(0, text.indexOf(' ')))
       }
-      table.set(Number(name), { ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), ns })
+      const labelled = label !== null && fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(label)
+      table.set(Number(name), { ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), ns, labelled })
     } catch {} // it ended while we looked
   }
   return table
@@ -42,14 +44,14 @@ function processTable () {
 /**
  * The pids of a process and all its descendants.
  * @param {Map<number, { ppid: number }>} table from processTable
- * @param {number} root
- * @returns {Set<number>}
+ * @param {...number} roots
+ * @returns {Set<number>} the processes of every root's tree
  */
-function processTree (table, root) {
+function processTree (table, ...roots) {
   const children = new Map()
   for (const [pid, { ppid }] of table) children.set(ppid, [...(children.get(ppid) ?? []), pid])
   const tree = new Set()
-  const todo = [root]
+  const todo = [...roots]
   while (todo.length > 0) {
     const pid = todo.pop()
     tree.add(pid)
@@ -61,13 +63,15 @@ function processTree (table, root) {
 /**
  * One sample of the machine.
  * @param {number} [root] the run's own process tree (default: this process)
+ * @param {string|null} [label] with other hosts: a word in the command lines of the run's processes there
+ *   (its data folder's name), which are the run's own too when a host is this machine (a local sshd, a namespace)
  * @returns {{ at: number, cpu: object, processes: Map<number, { ns: number, own: boolean }>, runnable: number, load1: number }}
  *   at: ms (performance clock)
  */
-function sampleMachine (root = process.pid) {
+function sampleMachine (root = process.pid, label = null) {
   const stat = fs.readFileSync('/proc/stat', 'latin1')
-  const table = processTable()
-  const own = processTree(table, root)
+  const table = processTable(label)
+  const own = processTree(table, root, ...[...table].filter(([, p]) => p.labelled).map(([pid]) => pid))
   const processes = new Map([...table].map(([pid, { ns }]) => [pid, { ns, own: own.has(pid) }]))
   const runnable = Number(/^procs_running (\d+)/m.exec(stat)?.[1] ?? 0)
   const load1 = Number(fs.readFileSync('/proc/loadavg', 'latin1').split(' ')[0])

@@ -158,4 +158,18 @@ function resolveNode (text, { cacheDir = CACHE_DIR, install, envPath, notify = (
   }
 }
 
-module.exports = { parseNodeSpec, resolveNode, probeNode, cachedNodes, findCached, systemNode, binaryIn, newestFirst, CACHE_DIR, FORMS, nodeSpec }
+/**
+ * The binary on this host that runs a full Node version (v26.10.0): the node on PATH, else the
+ * project's .node-cache/; null if neither.
+ * @param {string} version
+ * @returns {string|null}
+ */
+function binaryFor (version) {
+  const system = systemNode()
+  try {
+    if (system && probeNode(system).node === version) return system
+  } catch {} // a node on PATH that does not run: look in the cache
+  return findCached({ type: 'full', version })?.path ?? null
+}
+
+module.exports = { binaryFor, parseNodeSpec, resolveNode, probeNode, cachedNodes, findCached, systemNode, binaryIn, newestFirst, CACHE_DIR, FORMS, nodeSpec }

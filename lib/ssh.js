@@ -61,8 +61,15 @@ function sshWords (text) {
 }
 const parseSshOptions = Object.assign((v) => sshWords(v), { takes: 'options for ssh, e.g. "-i KEY" (quotes group words)' })
 
+const absolute = rule('an absolute path', (v) => (typeof v === 'string' && v.startsWith('/') ? v : undefined))
+/** The flags that name other hosts, as lib/config.js validators (hosts check, the commands that run cells, node client). */
+const HOST_OPTIONS = { serverHost: parseHost, clientHosts: parseHostList, ssh: parseSshOptions, remoteDir: absolute }
+
 /** A word quoted for the remote shell. */
 const shellQuote = (word) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${String(word).replace(/'/g, "'\\''")}'`)
+
+/** The shell line that runs a command (words, quoted here) in a folder of the host. */
+const inDir = (dir, words) => `cd ${shellQuote(dir)} && exec ${words.map(shellQuote).join(' ')}`
 
 /**
  * The ssh command line that runs a shell line on a host.
@@ -97,4 +104,4 @@ function runRemote (host, line, { ssh = [], timeoutMs = 30000 } = {}) {
   return { status: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '', error }
 }
 
-module.exports = { parseHost, parseHostList, parseSshOptions, sshWords, sshArgs, shellQuote, runRemote }
+module.exports = { HOST_OPTIONS, sshBinary, parseHost, parseHostList, parseSshOptions, sshWords, sshArgs, shellQuote, inDir, runRemote }

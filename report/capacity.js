@@ -12,7 +12,7 @@ const { medianInterval, median, MARGIN } = require('./intervals')
 const { formatRatio } = require('./verdicts')
 const { latencyLoadChart, regimeMapChart } = require('./chart-capacity')
 const { html, raw } = require('./html-template')
-const { CSS, environment } = require('./page')
+const { CSS, environment, hostsLead } = require('./page')
 const { summaryTable } = require('./tables')
 const { DIMENSION_COLUMNS } = require('../lib/dimensions')
 const { modelLabel } = require('../lib/kinds')
@@ -167,8 +167,7 @@ function pageHtml ({ results, cells, verdicts, answers, charts, slo, probes }) {
 <title>Capacity report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Capacity under ${formatSlo(slo)}</h1>
 <p class="lead">${name} · ${cells.length} cells · ${env.rounds?.rounds ?? '?'} rounds · ${probes.length} probes ·
-${env.cpus} cores${env.cpus <= 2 && ' (the load generator shares them with the servers; more than 2 server processes oversubscribe them)'} ·
-Node ${env.serverNodes.join(', ')}</p></header>
+${hostsLead(env)} · Node ${env.serverNodes.join(', ')}</p></header>
 <section id="answer"><h2>The answer</h2>
 ${answers.some((a) => a.disagree) && html`<p class="alarm">Under the SLO and in the closed loop the verdicts disagree for
 ${answers.filter((a) => a.disagree).length} pair(s): they come first below.</p>`}

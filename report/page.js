@@ -59,6 +59,18 @@ ul.answers { padding-left: 20px; }
 `
 
 const section = (charts, name) => charts.filter((c) => c.section === name)
+
+// Where the processes ran and on how many cores: this machine, or the hosts a run named (env.hosts).
+function hostsLead (env) {
+  const server = env.hosts?.find((h) => h.role === 'server')
+  const clients = env.hosts?.filter((h) => h.role === 'client') ?? []
+  if (!server && clients.length === 0) {
+    return `${env.cpus} cores${env.cpus <= 2 ? ' (the load generator shares them with the servers; more than 2 server processes oversubscribe them)' : ''}`
+  }
+  const on = (h) => `${h.host} (${h.cores} cores)`
+  return [server ? `servers on ${on(server)}` : `servers on this machine (${env.cpus} cores)`,
+    clients.length > 0 ? `clients on ${clients.map(on).join(', ')}` : `clients on this machine (${env.cpus} cores)`].join(' · ')
+}
 const aaCount = (rows) => rows.filter((r) => r.variant).length
 
 /**
@@ -76,8 +88,7 @@ function reportHtml ({ results, cells, charts, analysis }) {
 <title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Sync vs async fs servers: ${env.command} results</h1>
 <p class="lead">${name} · ${rows.length} rows in ${cells.length} cells${aaCount(rows) > 0 && ' and an A/A pair'} ·
-${env.cpus} cores${env.cpus <= 2 && ' (the load generator shares them with the servers; more than 2 server processes oversubscribe them)'} ·
-Node ${env.serverNodes.join(', ')}</p></header>
+${hostsLead(env)} · Node ${env.serverNodes.join(', ')}</p></header>
 ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts, 'verdicts')[0])}
 ${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
 ${analysis && answersSection(results, cells, analysis)}
@@ -156,6 +167,8 @@ function environment (env) {
   const servers = env.nodes?.map((n) => `${n.node} (V8 ${n.v8}, libuv ${n.uv}; ${n.path})`).join('; ')
   const items = [['Node', env.node], ...(servers ? [['Server Node', servers], ['Client Node', env.options?.clientNode?.node]] : []),
     ['Cores', env.cpus], ['CPU model', env.cpuModel],
+    ...(env.hosts ?? []).map((h) => [`${h.role === 'server' ? 'Server' : 'Client'} host`, `${h.host}: ${h.cores} cores, Node ${h.node}, ` +
+      `${(h.freeMemBytes / 2 ** 30).toFixed(1)} GiB free, clock ${h.clockOffsetMs >= 0 ? '+' : ''}${h.clockOffsetMs} ms`]),
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
     ['OS', `${env.platform} ${env.release}`],
     ...Object.entries(ENV).map(([name, variable]) => [variable, env[name]]), // the shell's, unless a cell sets them
@@ -167,4 +180,4 @@ function environment (env) {
     <pre>${JSON.stringify(env, null, 2)}</pre></details>`
 }
 
-module.exports = { reportHtml, CSS, environment }
+module.exports = { reportHtml, CSS, environment, hostsLead }

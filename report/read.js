@@ -25,7 +25,7 @@ const FORMATS = {
 }
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set([...DIMENSION_TEXT, 'cell', 'reason', 'json', 'op', 'variant', 'workerShares', 'v8', 'uv',
-  'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'limit'])
+  'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'limit', 'serverHost', 'clientHosts'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 

@@ -92,6 +92,29 @@ function runProblem (client, json, log, timeoutMs) {
   return `${how}: ${problems.filter(Boolean).join(', ') || log.lastLine()}`
 }
 
+// The client hosts' own figures (client/report.js hostFigures) as summary.csv text, and how well
+// their measured phases overlapped; nothing when the client ran here.
+function hostColumns (json) {
+  const shards = json?.clientHosts
+  if (!shards) return {}
+  const r = (x) => (x === null ? '' : Math.round(x))
+  return {
+    clientHosts: shards.hosts.map((h) => `${h.host} ${r(h.opsPerSec)} ops/s GET p99 ${r(h.getP99)} µs ${r(h.cpuPerReqUs)} µs/req`).join('; '),
+    shardOverlap: shards.overlap === null ? '' : Number(shards.overlap.toFixed(4))
+  }
+}
+
+/** The command-line flags that send `node client`'s processes to the client hosts and its verification to the server host. */
+function remoteFlags (remote) {
+  if (!remote) return []
+  return [
+    ...(remote.clients ? [`--clientHosts=${remote.clients.map((h) => h.text).join(',')}`] : []),
+    ...(remote.server ? [`--dataHost=${remote.server.host.text}`] : []),
+    `--ssh=${remote.ssh.map((w) => (w.includes("'") ? `"${w}"` : `'${w}'`)).join(' ')}`,
+    `--remoteDir=${remote.dir}`
+  ]
+}
+
 /**
  * The row fields a client JSON gives (latency, throughput, cost, HAProxy's figures, the storage layer's).
  * @param {object|null} json the client's JSON document
@@ -105,6 +128,7 @@ function jsonFigures (json, { storageStart = null, storageEnd = null, requests }
     ...(json && measures(json)),
     ...costFigures(json),
     ...balancerColumns(json),
+    ...hostColumns(json),
     ...(storageStart && storageFigures(storageStart, storageEnd, requests))
   }
 }
@@ -143,23 +167,25 @@ function rowOf ({ cell, repeat, order }, fields) {
  */
 async function runClientCell (run, ctx) {
   const { cell } = run
-  const fields = await withServer(run, ctx, async ({ server, storage, placement, log, configFile, files }) => {
+  const fields = await withServer(run, ctx, async (opened) => {
+    const { server, storage, placement, log, configFile, files } = opened
     const storageNow = async () => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
     const storageStart = await storageNow()
-    const cpuStart = groupCpuUs(server.child.pid)
+    const cpuStart = opened.remote ? 0 : groupCpuUs(server.child.pid)
     // The client's way to the server: the configured address, or the namespace's with the cell's round trip.
     const link = await connectRun(ctx.hosts ?? null, cell.rtt ?? 0, server.port)
     let client, linkFields
     try {
       client = await runGroup(CLIENT, [`--config=${configFile}`, ...(link.host ? [`--serverHostname=${link.host}`] : []), `--serverPort=${link.port}`,
-        `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`],
+        `--out=${path.join(ctx.dir, files.csv)}`, `--json=${path.join(ctx.dir, files.json)}`, ...remoteFlags(ctx.remote)],
       { log, timeoutMs: ctx.options.cellTimeout, signal: ctx.signal, execPath: ctx.options.clientNode?.path, prefix: placement.clientPrefix })
     } finally {
       linkFields = await link.close()
     }
-    const serverCpuUs = groupCpuUs(server.child.pid) - cpuStart
     const storageEnd = await storageNow()
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
+    // A server on another host: its CPU time from its telemetry (the measured phase), not from /proc here.
+    const serverCpuUs = opened.remote ? json?.serverStats?.totals.cpuUs ?? '' : groupCpuUs(server.child.pid) - cpuStart
     writeHgrms(ctx.dir, files.json, json)
     const reason = runProblem(client, json, log, ctx.options.cellTimeout) || wrongNode(cell, json)
     return { ...jsonFigures(json, { storageStart, storageEnd }), ...linkFields, serverCpuUs, json: json ? files.json : '', reason }
@@ -167,4 +193,4 @@ async function runClientCell (run, ctx) {
   return rowOf(run, fields)
 }
 
-module.exports = { runClientCell, rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS, COLUMNS, TABLE, MARKS }
+module.exports = { runClientCell, rowOf, jsonFigures, remoteFlags, wrongNode, writeHgrms, PROBLEMS, COLUMNS, TABLE, MARKS }

@@ -17,6 +17,8 @@ const { placementProblem, hostsOption } = require('./placement')
 const { MAX_INTERFERENCE } = require('../lib/interference')
 const { MARGIN } = require('../report/intervals')
 const { parseSlo } = require('../lib/slo')
+const { HOST_OPTIONS } = require('../lib/ssh')
+const { planRemote } = require('./hosts')
 
 const kind = oneOf(...KIND_NAMES)
 
@@ -27,7 +29,8 @@ const RUN_OPTIONS = {
   seed: int(0, 2 ** 32 - 1),
   results: str,
   readyTimeout: int(1),
-  keepData: bool
+  keepData: bool,
+  ...HOST_OPTIONS
 }
 const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false, hosts: 'local' } // and a random seed
 // A duration: seconds, or a number with s, m or h.
@@ -131,10 +134,10 @@ function sizedValue (value, bytes) {
  * cannot be used here, no slice and a note saying why.
  * @returns {{ slice: object|null, notes: string[] }}
  */
-function planSlice ({ slice }, lists) {
+function planSlice ({ slice }, lists, serverHost) {
   // A slice of named kinds gives way to --kinds; every slice to --ioDelay.
   if (!slice || lists.ioDelay || (lists.kinds && slice.kinds)) return { slice: null, notes: [] }
-  const why = checkFuse()
+  const why = serverHost ? `the storage layer is mounted on this machine, and the server runs on ${serverHost.text}` : checkFuse()
   const which = `${slice.kinds ? `${slice.kinds.join(' and ')} ` : ''}at ioDelay ${slice.ioDelay.join(', ')}`
   if (why) return { slice: null, notes: [`skipped the storage-latency slice (${which}): ${why}`] }
   return { slice, notes: [] }
@@ -186,7 +189,7 @@ function planSweep (command, argv, runKind) {
   if (noHaproxy) throw new ConfigError(`${asked}: ${noHaproxy}`)
   const placement = placementProblem({ hosts: options.hosts, rtts: grid.rtt, cpusets: grid.cpuset })
   if (placement) throw new ConfigError(placement)
-  const { slice, notes } = planSlice(preset, lists)
+  const { slice, notes } = planSlice(preset, lists, options.serverHost)
   const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || (d === 'node' && preset.node))
   const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
@@ -218,10 +221,11 @@ function planSweep (command, argv, runKind) {
     throw new ConfigError(skipped.length > 0 ? `nothing to run: ${skipped.join('; ')}` : 'no cell to run: fsync=group needs an async kind')
   }
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
+  const remote = planRemote(options, { cells: [...cells.values()], serverHostname: config.serverHostname, clientVersion: options.clientNode.node })
   const why = [...cells.values()].some((c) => c.ioDelay !== 'off') && checkFuse()
   if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
   const interleaved = command !== 'run'
-  return { command, config, options, grid, notes, envExtra: { nodes, skipped },
+  return { command, config, options, grid, notes, remote, envExtra: { nodes, skipped, ...(remote && { hosts: remote.checked }) },
     ...(interleaved ? { cells: [...cells.values()] } : { runs: schedule([...cells.values()], options.rounds, options.seed) }) }
 }
 

@@ -12,38 +12,51 @@ const { mountDelayFs } = require('../storage')
 const { placeRun } = require('./placement')
 const { KINDS } = require('../lib/kinds')
 const { serverEnv } = require('../lib/dimensions') // the cell's dimensions that reach the server as environment variables
+const { remoteServer } = require('./hosts')
 
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
  * layer when the cell has an ioDelay), on its cores and host.
  * @param {{ cell: object, repeat?: number, generation?: number }} run without a repeat, the server serves
  *   many rounds: its files are named after the cell alone, or with -gN for its Nth generation from 2
- * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal, hosts?: object|null }} ctx hosts:
- *   the server's namespace (sweep/placement.js openHosts), null or absent for this host
+ * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal, hosts?: object|null, remote?: object|null }} ctx
+ *   hosts: the server's namespace (sweep/placement.js openHosts), null or absent for this host; remote: the
+ *   other hosts (sweep/hosts.js planRemote, with the run's data worker): with a server host, the data folder
+ *   and config file are there (dataRoot is the run's folder there) and a copy of the config is in cells/
  * @returns {Promise<{ server: object|null, storage: object|null, placement: object, log: object, dataPath: string,
  *   configFile: string, files: object, error: Error|null, close(): Promise<void> }>} error: why the server
  *   did not start (server null); close() stops and removes everything, whatever happened
  * @throws the abort reason if interrupted, after stopping everything
  */
-async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, options, signal, hosts = null }) {
+async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, options, signal, hosts = null, remote = null }) {
   const name = repeat !== undefined ? `${cell.id}-r${repeat}` : generation > 1 ? `${cell.id}-g${generation}` : cell.id
   const files = { csv: `cells/${name}.csv`, json: `cells/${name}.json`, log: `cells/${name}.log` }
   const dataPath = path.join(dataRoot, name)
-  const configFile = path.join(dataRoot, `${name}.json`)
-  fs.mkdirSync(dataPath)
-  const placement = placeRun(cell, hosts)
-  writeJson(configFile, { ...cell.config, dataPath, ...(placement.serverHostname && { serverHostname: placement.serverHostname }) })
+  const serverConfig = path.join(dataRoot, `${name}.json`)
+  const elsewhere = remote?.server ? remoteServer(remote, cell) : null
+  const placement = placeRun(cell, hosts, remote)
+  const serverConfigJson = JSON.stringify({ ...cell.config, dataPath, ...(placement.serverHostname && { serverHostname: placement.serverHostname }) })
+  // The client's copy of the config, where the client runs: this host.
+  const configFile = elsewhere ? path.join(dir, 'cells', `${name}.config.json`) : serverConfig
+  if (elsewhere) {
+    await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: serverConfigJson } })
+  } else {
+    fs.mkdirSync(dataPath)
+  }
+  writeJson(configFile, JSON.parse(serverConfigJson))
   const setEnv = serverEnv(cell)
   const log = openLog(path.join(dir, files.log))
   const settings = Object.entries(setEnv).map(([name, value]) => `${name}=${value}`)
   if (settings.length > 0) log.write(`# server environment: ${settings.join(' ')}\n`)
   const backing = `${dataPath}.backing`
-  const opened = { server: null, storage: null, placement, log, dataPath, configFile, files, error: null }
+  const opened = { server: null, storage: null, placement, log, dataPath, configFile, files, remote: Boolean(elsewhere), error: null }
   opened.close = async () => {
     await opened.server?.stop()
     await opened.storage?.unmount() // after the server: it may still hold files open
     log.close()
-    if (!options.keepData) {
+    if (elsewhere && !options.keepData) {
+      await remote.data.call('remove', { paths: [dataPath, serverConfig] }).catch(() => {}) // a data worker gone removed them all
+    } else if (!options.keepData) {
       fs.rmSync(dataPath, { recursive: true, force: true })
       fs.rmSync(backing, { recursive: true, force: true })
       fs.rmSync(configFile, { force: true })
@@ -56,10 +69,10 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
       opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: say })
       log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
     }
-    const args = [`--config=${configFile}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
+    const args = [`--config=${serverConfig}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
     opened.server = await startServer({
       kind: cell.kind, args, env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal,
-      execPath: cell.nodeBin, prefix: placement.serverPrefix
+      execPath: cell.nodeBin, prefix: placement.serverPrefix, ...(elsewhere && elsewhere.start(setEnv, args))
     })
   } catch (err) {
     if (signal.aborted) {

@@ -8,7 +8,7 @@ const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, KIND
 const { DIMENSIONS, shownDefaults } = require('../lib/dimensions')
 const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./peak')
 const { defaultAa } = require('./aa')
-const { HOST_OPTIONS } = require('./hosts')
+const { HOST_OPTIONS } = require('../lib/ssh')
 const { loadConfig } = require('../lib/config')
 
 const COMMANDS = {
@@ -34,8 +34,10 @@ const COMMANDS = {
   node: ['node install|list', 'install official Node binaries from the npm registry into\n' +
     '                 .node-cache/ (24, 26, 24.21.0, or lts for the newest LTS line), printing each binary\'s path;\n' +
     '                 or list the Node versions in .node-cache/ and the system node, with their release lines'],
-  hosts: ['hosts check', 'reach the hosts named by --serverHost and --clientHosts over ssh and print, for each, its\n' +
-    '                 Node, checkout commit, cores, free memory and clock offset; exit 2 naming the first that fails']
+  hosts: ['hosts check|clean', 'check: reach the hosts named by --serverHost and --clientHosts over ssh and print, for\n' +
+    '                 each, its Node, checkout commit, cores, free memory and clock offset; exit 2 naming the first\n' +
+    '                 that fails (every command that runs cells checks its hosts so first); clean: end what a run that\n' +
+    '                 is gone left on them: processes and data folders the project named cbench-remote-, and relays']
 }
 
 /** What each list flag of the grid means (lib/dimensions.js). */
@@ -72,7 +74,13 @@ const OPTION_HELP = {
   duration: 'seconds of each autocannon run',
   pipelining: 'requests in flight per connection',
   clientNode: 'the one Node every client runs on, as for --node',
-  hosts: 'local = client and server on this host\'s loopback; netns = the server side in a network namespace of its own, joined by a veth pair (root)'
+  hosts: 'local = client and server on this host\'s loopback; netns = the server side in a network namespace of its own, joined by a veth pair (root)',
+  serverHost: 'run every server on this host over ssh, [user@]host[:port]; its data folder and verification are there, ' +
+    'the client reaches it at that address (no --ioDelay, --hosts=netns or --cpuset=split with it)',
+  clientHosts: 'run the client processes on these hosts over ssh, a comma list of [user@]host[:port] (process k on the ' +
+    'k-th, in turn); each host\'s figures are in the row, the cell\'s histograms are theirs added',
+  ssh: 'options for every ssh command, e.g. "-i KEY -o StrictHostKeyChecking=accept-new"',
+  remoteDir: 'the project\'s checkout on the other hosts'
 }
 
 // The commands that run no cell: their usage and what they write.
@@ -90,17 +98,13 @@ const BARE = {
     about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.'
   },
   hosts: {
-    usage: 'hosts check --serverHost=HOST --clientHosts=HOST,... [--ssh="..."] [--remoteDir=DIR]',
+    usage: 'hosts check|clean --serverHost=HOST --clientHosts=HOST,... [--ssh="..."] [--remoteDir=DIR]',
     about: 'Each host needs OpenSSH\'s sshd, Node and this project\'s checkout at the same commit. ssh runs with BatchMode\n' +
-      '(it never prompts): keys from --ssh or ~/.ssh/config. Exit status: 0 every host passed, 2 bad arguments or a host that failed.'
+      '(it never prompts): keys from --ssh or ~/.ssh/config. Run clean only while no run uses the hosts.\n' +
+      'Exit status: 0 every host passed (or was cleaned), 2 bad arguments or a host that failed.'
   }
 }
-const HOST_HELP = {
-  serverHost: 'the host that runs the servers, [user@]host[:port]',
-  clientHosts: 'the hosts that run the client processes, a comma list of [user@]host[:port]',
-  ssh: 'options for every ssh command, e.g. "-i KEY -o StrictHostKeyChecking=accept-new"',
-  remoteDir: 'the project\'s checkout on the hosts'
-}
+const HOST_DEFAULTS = { serverHost: 'this host', clientHosts: 'this host', ssh: 'none', remoteDir: 'this checkout\'s path' }
 const RUNS_ABOUT = 'Any config key passes through to every cell (servers get a free port unless --serverPort is given).\n' +
   'Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html, and prints\n' +
   'the report\'s path. Exit status: 0 all runs valid, 1 some invalid or no report, 2 bad flag, 130 interrupted\n' +
@@ -139,6 +143,7 @@ function optionDefaults (commands) {
     ...RUN_DEFAULTS,
     cellTimeout: CELL_TIMEOUT_MS,
     clientNode: 'the Node running this script',
+    ...HOST_DEFAULTS,
     aa: perCommand(commands, (c) => c === 'sweep' ? `${aa.kind}:${aa.nServers}:${aa.nClients} (async-cluster:min(2,cores):4)`
       : c === 'quick' ? 'sync:1:2' : 'off')
   }
@@ -158,8 +163,7 @@ function sections (command) {
     out.push(helpSection(`Run flags${of}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
   }
   if (command === null || command === 'hosts') {
-    const defaults = { serverHost: 'none', clientHosts: 'none', ssh: 'none', remoteDir: 'this checkout\'s path' }
-    out.push(helpSection('Hosts flags (hosts check)', HOST_OPTIONS, HOST_HELP, defaults))
+    out.push(helpSection('Hosts flags (hosts check and clean)', HOST_OPTIONS, only(OPTION_HELP, HOST_OPTIONS), HOST_DEFAULTS))
   }
   if (command === null || command === 'peak') {
     const defaults = { kinds: 'all', nServers: list(PEAK_NSERVERS), node: 'the Node running this script' }

@@ -7,7 +7,7 @@
 const { execFileSync } = require('node:child_process')
 const os = require('node:os')
 const { ROOT } = require('../lib/config')
-const { findCached, systemNode, probeNode } = require('../lib/node-versions')
+const { binaryFor } = require('../lib/node-versions')
 
 /** This checkout's commit, or null outside git. */
 function commit () {
@@ -18,28 +18,20 @@ function commit () {
   }
 }
 
-function binaryFor (version) {
-  const system = systemNode()
-  try {
-    if (system && probeNode(system).node === version) return system
-  } catch {} // a node on PATH that does not run: look in the cache
-  return findCached({ type: 'full', version })?.path ?? null
-}
-
 /**
  * What this host has.
  * @param {string[]} versions full versions (v26.10.0)
  * @returns {{ node: string, commit: string|null, cores: number, freeMemBytes: number, clockMs: number, nodes: object }}
  */
 function probe (versions) {
-  return {
+  const found = {
     node: process.version,
     commit: commit(),
     cores: os.availableParallelism(),
     freeMemBytes: os.freemem(),
-    clockMs: Date.now(),
     nodes: Object.fromEntries(versions.map((v) => [v, binaryFor(v)]))
   }
+  return { ...found, clockMs: Date.now() } // the clock last, just before it is printed
 }
 
 if (require.main === module) process.stdout.write(`${JSON.stringify(probe(process.argv.slice(2)))}\n`)

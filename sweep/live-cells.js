@@ -10,9 +10,9 @@ const http = require('node:http')
 const { openServer } = require('./harness')
 const { connectRun } = require('./placement')
 const { newRunId } = require('../client/ledger')
-const { fileSizes } = require('../client/verify')
 const { storageNow } = require('./round-rows')
 const { runWindow } = require('./passes')
+const { openData } = require('../client/data-host')
 
 /**
  * Starts every cell's server, its link and its load generators, and creates its files.
@@ -52,6 +52,7 @@ async function prepare (c, ctx, poolSize, generation) {
   c.client = {
     ...cell.config,
     dataPath: opened.dataPath,
+    ...(opened.placement.serverHostname && { serverHostname: opened.placement.serverHostname }),
     ...(opened.link.host && { serverHostname: opened.link.host }),
     serverPort: opened.link.port,
     // Room in the acknowledgement ledgers for every window the run may take: each pass twice, in
@@ -61,7 +62,8 @@ async function prepare (c, ctx, poolSize, generation) {
   c.pool = ctx.pools.get(opened.placement.clientPrefix, poolSize)
   c.agent = new http.Agent({ keepAlive: true, maxSockets: 1 }) // the telemetry's one connection, twice a window
   c.runId = newRunId()
-  c.sizesBefore = fileSizes(c.client)
+  c.data = ctx.remote?.data ?? openData(null) // the files: on the server host, or here
+  c.sizesBefore = await c.data.call('sizes', { config: c.client })
   c.key = `${cell.id} g${generation}` // the cell's load generators in the pool, one set per generation
   await c.pool.open(c.key, c.client, c.runId)
   c.announced = (await c.pool.phase(c.key, cell.nClients, 'create')).announced

@@ -48,7 +48,8 @@ function deadline (promise, ms, what) {
  * @param {object} c a live cell (sweep/live-cells.js)
  * @param {string|number} pass for messages: the pass, or 'warm-up'
  * @param {{ hosts: object|null, cellTimeout: number, telemetry?: boolean }} how
- * @returns {Promise<{ c: object, ops: number, failed: number, wallUs: number, cpuUs: object[], doc: object|null }>}
+ * @returns {Promise<{ c: object, ops: number, failed: number, wallUs: number, wallsUs?: number[], cpuUs: object[], doc: object|null }>}
+ *   wallsUs: each client process's own time
  */
 async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const { cell, pool, client, size } = c
@@ -67,7 +68,7 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const { stats: doc } = reset === null ? await readServerStats(client, undefined, c.agent) : { stats: null }
   c.done++
   if (w.failed > 0) c.failed = `${w.failed} of ${size * cell.nClients} requests failed in a window (${where})`
-  return { c, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), cpuUs: w.cpuUs, doc }
+  return { c, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), wallsUs: w.wallsUs, cpuUs: w.cpuUs, doc }
 }
 
 /**
@@ -106,7 +107,7 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     const waited = performance.now()
     if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
     const record = { pass, startedAt, kept, ...figures, waitedMs: Math.round(performance.now() - waited) }
-    const rows = windows.map(({ c, doc, cpuUs, ...w }) => ({
+    const rows = windows.map(({ c, doc, cpuUs, wallsUs, ...w }) => ({
       pass, kept, cell: c.cell.id, ...w, clientCpuUs: sumCpu(cpuUs), serverCpuUs: doc?.totals.cpuUs ?? ''
     }))
     log.passes.push(record)
@@ -118,4 +119,4 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
 
 const sumCpu = (list) => list.reduce((a, c) => a + c.user + c.system, 0)
 
-module.exports = { runPasses, runWindow, deadline }
+module.exports = { runPasses, runWindow, deadline, MACHINE }

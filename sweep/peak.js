@@ -2,9 +2,11 @@
 // The peak command: saturation throughput of each server kind (and nServers for the cluster
 // kinds), GET-only and POST-only, driven by autocannon in this process.
 
-const fs = require('node:fs')
 const path = require('node:path')
 const autocannon = require('autocannon')
+const hdr = require('hdr-histogram-js')
+const { forkRemote } = require('../lib/remote-fork')
+const { planRemote } = require('./hosts')
 const { loadConfig, int, ConfigError } = require('../lib/config')
 const { isMultiProcess, kindProblem } = require('../lib/kinds')
 const { runOptions, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS } = require('./grid')
@@ -13,9 +15,10 @@ const { schedule } = require('./schedule')
 const { resolveNodes } = require('./nodes')
 const { withServer } = require('./harness')
 const { writeJson } = require('./results')
+const { openData } = require('../client/data-host')
 
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration', 'pipelining',
-  'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx', 'node', 'v8', 'uv']
+  'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx', 'node', 'v8', 'uv', 'hosts', 'serverHost', 'clientHosts']
 const PEAK_OPTIONS = { ...RUN_OPTIONS, connections: int(1, 10000), duration: int(1, 3600), pipelining: int(1, 1000) }
 const PEAK_LISTS = { kinds: SWEEP_LISTS.kinds, nServers: SWEEP_LISTS.nServers, node: SWEEP_LISTS.node }
 const PEAK_DEFAULTS = { rounds: 1, connections: 10, duration: 10, pipelining: 1 }
@@ -51,8 +54,39 @@ function planPeak (argv) {
   }
   if (cells.size === 0) throw new ConfigError(`nothing to run: ${[...skipped].join('; ')}`)
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
+  if (options.clientHosts?.length > options.connections) {
+    throw new ConfigError(`--clientHosts names ${options.clientHosts.length} hosts for --connections=${options.connections}: each host needs one at least`)
+  }
+  const remote = planRemote(options, { cells: [...cells.values()], serverHostname: config.serverHostname, clientVersion: process.version })
   const runs = schedule([...cells.values()], options.rounds, options.seed)
-  return { command: 'peak', config, options, grid, runs, envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped] } }
+  return { command: 'peak', config, options, grid, runs, remote,
+    envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped], ...(remote && { hosts: remote.checked }) } }
+}
+
+// The load from the client hosts: each runs a shard of the connections (sweep/peak-worker.js), all
+// sent their options at once; their latency histograms are added (autocannon's aggregateResult) and
+// req/s is the sum of each shard's own rate. shards: each host's req/s and p99.
+async function loadShards (opts, remote, signal) {
+  const n = remote.clients.length
+  const shards = remote.clients.map((host) => forkRemote(host, 'sweep/peak-worker.js', [], { ssh: remote.ssh, dir: remote.dir, node: process.version }))
+  const stop = () => { for (const child of shards) child.disconnect() }
+  signal.addEventListener('abort', stop)
+  try {
+    const results = await Promise.all(shards.map((child, k) => new Promise((resolve, reject) => {
+      child.once('message', ({ result }) => resolve(result))
+      child.once('close', (code, sig) => reject(new Error(`client host ${child.host}: its load ended (${sig || `code ${code}`}) before its result`)))
+      child.send({ opts: { ...opts, connections: Math.floor(opts.connections / n) + (k < opts.connections % n ? 1 : 0) } })
+    })))
+    const result = autocannon.aggregateResult(results, opts)
+    const rate = (r) => r.totalCompletedRequests / r.duration
+    result.requests.average = results.reduce((a, r) => a + rate(r), 0)
+    const p99 = (r) => hdr.decodeFromCompressedBase64(r.latencies).getValueAtPercentile(99)
+    result.shards = results.map((r, k) => ({ host: shards[k].host, reqPerSec: rate(r), latencyP99Ms: p99(r) }))
+    return result
+  } finally {
+    signal.removeEventListener('abort', stop)
+    stop()
+  }
 }
 
 async function load (opts, signal) {
@@ -78,14 +112,20 @@ async function load (opts, signal) {
 async function runPeakCell (run, ctx) {
   const { cell, repeat, order } = run
   const { connections, duration, pipelining } = ctx.options
-  const { nFiles, value, serverHostname } = cell.config
-  const fields = await withServer(run, ctx, async ({ server, dataPath, files }) => {
+  const { nFiles, value } = cell.config
+  const fields = await withServer(run, ctx, async ({ server, dataPath, files, placement }) => {
     const keys = Array.from({ length: nFiles }, (_, i) => `peak${i}`)
-    if (cell.op === 'GET') for (const key of keys) fs.writeFileSync(path.join(dataPath, key), `${value}\n`.repeat(FILE_RECORDS))
+    if (cell.op === 'GET') {
+      const data = ctx.remote?.data ?? openData(null) // the files: on the server host, or here
+      await data.call('make', { dir: dataPath, files: Object.fromEntries(keys.map((key) => [path.join(dataPath, key), `${value}\n`.repeat(FILE_RECORDS)])) })
+    }
+    const serverHostname = placement.serverHostname ?? cell.config.serverHostname
     const requests = keys.map((key) => (cell.op === 'GET'
       ? { method: 'GET', path: `/get?key=${key}` }
       : { method: 'POST', path: `/put?key=${key}`, body: value }))
-    const result = await load({ url: `http://${serverHostname}:${server.port}`, connections, duration, pipelining, requests }, ctx.signal)
+    const opts = { url: `http://${serverHostname}:${server.port}`, connections, duration, pipelining, requests }
+    const result = ctx.remote?.clients ? await loadShards(opts, ctx.remote, ctx.signal) : await load(opts, ctx.signal)
+    if (ctx.signal.aborted) throw ctx.signal.reason
     writeJson(path.join(ctx.dir, files.json), result)
     const failures = [
       result.errors && `${result.errors} errors`,
@@ -98,6 +138,7 @@ async function runPeakCell (run, ctx) {
       latencyP99Ms: result.latency.p99,
       errors: result.errors,
       non2xx: result.non2xx,
+      ...(result.shards && { clientHosts: result.shards.map((h) => `${h.host} ${Math.round(h.reqPerSec)} req/s p99 ${h.latencyP99Ms} ms`).join('; ') }),
       reason: failures.filter(Boolean).join(', ')
     }
   })

@@ -55,10 +55,19 @@ function openHosts (hosts, log) {
  * How to start one run's server and client.
  * @param {{ cpuset?: string }} cell
  * @param {object|null} hosts from openHosts
+ * @param {object|null} [remote] the other hosts (sweep/hosts.js planRemote): the server's address is its host's
  * @returns {{ serverPrefix: string[], clientPrefix: string[], serverHostname: string|null, row: object }}
- *   row: the summary columns cpuset, serverCpus, clientCpus, hosts
+ *   row: the summary columns cpuset, serverCpus, clientCpus, hosts (local, netns or ssh) and serverHost
  */
-function placeRun (cell, hosts) {
+function placeRun (cell, hosts, remote = null) {
+  if (remote) {
+    return {
+      serverPrefix: [],
+      clientPrefix: [],
+      serverHostname: remote.server?.host.host ?? null,
+      row: { cpuset: 'shared', serverCpus: '', clientCpus: '', hosts: 'ssh', serverHost: remote.server?.host.text ?? '' }
+    }
+  }
   const cores = planCpuset(cell.cpuset || 'shared')
   return {
     serverPrefix: [...(hosts ? hosts.prefix : []), ...pinPrefix(cores.mode, cores.server)],

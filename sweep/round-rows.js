@@ -8,8 +8,6 @@ const { serverGone } = require('./harness')
 const { rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS } = require('./cell')
 const { writeJson, writeText } = require('./results')
 const { processCpuUs } = require('./process-group')
-const { decodeBitset } = require('../client/ledger')
-const { verifyFiles } = require('../client/verify')
 const { buildReport } = require('../client/report')
 const { formatCsv } = require('../client/csv')
 const { mergeServerStats } = require('../client/server-stats')
@@ -61,12 +59,14 @@ async function endCell (c, run, disturbed, ctx) {
     c.failed ||= err.message
   }
   const processes = (taken ?? Array.from({ length: cell.nClients }, (_, k) => ({ index: k + 1, pid: null, result: null })))
-    .map((p, k) => ({ ...p, exit: null, result: p.result && { ...p.result, cpuUs: cpuOf(c.kept, k) } }))
-  const acks = processes.map(({ result }) => result && { w: decodeBitset(result.acks.w), c: decodeBitset(result.acks.c) })
+    .map((p, k) => ({
+      ...p, exit: null, wallMs: sumOf(c.kept, (w) => w.wallsUs?.[k] ?? 0) / 1000, result: p.result && { ...p.result, cpuUs: cpuOf(c.kept, k) }
+    }))
+  const acks = processes.map(({ result }) => result && result.acks)
   // Through the delay layer every read would wait its ioDelay: its backing folder holds the same bytes.
   const dataPath = opened.storage?.backing ?? c.client.dataPath
   const config = { ...c.client, dataPath, nOperations: c.done * c.size * cell.nClients }
-  const verification = verifyFiles({ config, runId: c.runId, sizesBefore: c.sizesBefore, acks })
+  const verification = await c.data.call('verify', { config, runId: c.runId, sizesBefore: c.sizesBefore, acks })
   const docs = c.kept.map((w) => w.doc).filter(Boolean)
   const json = buildReport({
     config: { ...c.client, nOperations: c.kept.length * c.size * cell.nClients },
@@ -74,7 +74,7 @@ async function endCell (c, run, disturbed, ctx) {
     env: describeEnv(),
     run: {
       startedAt: new Date().toISOString(),
-      wallTimeMs: c.kept.reduce((a, w) => a + w.wallUs, 0) / 1000,
+      wallTimeMs: sumOf(c.kept, (w) => w.wallUs) / 1000,
       announced: c.announced ?? null,
       server: { stats: mergeServerStats(docs), problem: docs.length === c.kept.length ? null : 'server stats: a window without telemetry' },
       processes
@@ -100,6 +100,8 @@ async function endCell (c, run, disturbed, ctx) {
     reason
   })
 }
+
+const sumOf = (list, f) => list.reduce((a, x) => a + f(x), 0)
 
 // Process k's CPU over the kept windows.
 function cpuOf (kept, k) {

@@ -11,7 +11,8 @@ const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
 const { openCells, warmCells, beginRound, closeCells } = require('./live-cells')
 const { endRound } = require('./round-rows')
-const { runPasses } = require('./passes')
+const { runPasses, MACHINE } = require('./passes')
+const { sampleMachine } = require('../lib/interference')
 const { createSummary, openLog } = require('./results')
 const { mulberry32 } = require('./schedule')
 const { openPool } = require('../client/pool')
@@ -30,14 +31,18 @@ function progressBar (budget) {
 
 // The client processes, one pool per placement (the cores they are pinned to), kept for the whole
 // run so that they stay warm; a pool that lost a process is replaced. Their output: cells/pool.log;
-// their command lines name the run's data folder, as the servers' do.
-function clientPools ({ dir, dataRoot }, options) {
+// their command lines name the run's data folder, as the servers' do. With client hosts, the pool's
+// processes are there (client/pool.js), on the client's Node.
+function clientPools ({ dir, dataRoot, remote }, options) {
   const log = openLog(path.join(dir, 'cells', 'pool.log'))
   const pools = new Map()
+  const elsewhere = remote?.clients ? { hosts: remote.clients, ssh: remote.ssh, dir: remote.dir, node: options.clientNode.node } : null
   return {
     get (prefix, size) {
       const key = prefix.join(' ')
-      if (!pools.get(key)?.alive()) pools.set(key, openPool({ size, execPath: options.clientNode?.path, prefix, logFd: log.fd, label: dataRoot }))
+      if (!pools.get(key)?.alive()) {
+        pools.set(key, openPool({ size, execPath: options.clientNode?.path, prefix, logFd: log.fd, label: dataRoot, remote: elsewhere }))
+      }
       return pools.get(key)
     },
     close: async () => {
@@ -73,6 +78,9 @@ async function runRounds ({ cells, options }, ctx, add) {
     : process.stderr.write(`${options.command}: ${line}\n`))
   const pools = clientPools(ctx, options)
   const live = { ...ctx, random, pools, deadline: Date.now() + options.budget * 1000 }
+  // With other hosts, their processes are named after the run's data folder: where a host is this
+  // machine (a local sshd, a namespace), they are the run's own, not interference.
+  if (ctx.remote) live.machine = { ...MACHINE, sample: () => sampleMachine(process.pid, path.basename(ctx.dataRoot)) }
   let state = []
   const result = { rounds: 0, disturbed: 0, stop: 'interrupted' }
   // Every cell's servers, started and warmed up: once, or again every --restartEvery rounds.

@@ -18,6 +18,8 @@ const { openHosts } = require('./placement')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
 const { runRounds } = require('./rounds')
 const { runCapacity } = require('./capacity/run')
+const { remotePath } = require('./hosts')
+const { openData } = require('../client/data-host')
 
 /**
  * Renders a results folder's report and prints the path of report.html on stdout.
@@ -85,11 +87,21 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   const env = collectEnv({ command, argv: process.argv.slice(2), seed: options.seed, config, grid, options, notes, ...plan.envExtra })
   writeJson(envFile, env)
   const append = createSummary(path.join(dir, 'summary.csv'), columns)
-  fs.mkdirSync(config.dataPath, { recursive: true })
-  // A mount an earlier, killed run left in dataPath would break or slow this one (and its folder's removal).
-  cleanStaleMounts((line) => process.stderr.write(`${command}: ${line}\n`), config.dataPath)
-  for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
-  const data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
+  const remote = plan.remote && { ...plan.remote }
+  let data
+  if (remote?.server) {
+    // The data on the server host: a folder of this run there, made and removed by a data worker that
+    // ends with its ssh session (client/data-host.js).
+    const root = path.join(remotePath(remote, config.dataPath), `cbench-remote-${path.basename(dir)}`)
+    remote.data = openData({ host: remote.server.host, root, ssh: remote.ssh, dir: remote.dir, keep: options.keepData })
+    data = { root, release: () => remote.data.close() }
+  } else {
+    fs.mkdirSync(config.dataPath, { recursive: true })
+    // A mount an earlier, killed run left in dataPath would break or slow this one (and its folder's removal).
+    cleanStaleMounts((line) => process.stderr.write(`${command}: ${line}\n`), config.dataPath)
+    for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
+    data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
+  }
   const dataRoot = data.root
   const what = command === 'capacity'
     ? `${plan.cells.length} cells, each searched on a fresh server every round`
@@ -107,7 +119,7 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   const rows = []
-  const ctx = { dir, dataRoot, options, signal, hosts }
+  const ctx = { dir, dataRoot, options, signal, hosts, remote }
   const add = (row) => { append(row); rows.push(row) }
   let outcome = null
   try {
@@ -117,12 +129,12 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
-    data.release()
+    await data.release()
   }
   writeJson(envFile, { ...env, finishedAt: new Date().toISOString(), interrupted: signal.aborted, ...(outcome && { rounds: outcome }) })
   if (outcome) process.stderr.write(`${command}: ${outcome.rounds} rounds (${outcome.disturbed} disturbed); stopped: ${outcome.stop}\n`)
   process.stderr.write(formatTable(rows, table, marks))
-  if (options.keepData) process.stderr.write(`data kept in ${dataRoot}\n`)
+  if (options.keepData) process.stderr.write(`data kept in ${dataRoot}${remote?.server ? ` on ${remote.server.host.text}` : ''}\n`)
   if (signal.aborted) {
     process.stderr.write(`interrupted: ${rows.length} ${plan.cells ? 'rows' : `of ${runs.length} runs`} kept in ${path.join(dir, 'summary.csv')}\n`)
     return signal.reason.status

@@ -10,10 +10,10 @@
 // removed and created again (one record each), so probes at different rates see the same sizes at
 // their start; within a probe a file grows by rate × seconds / ((readsPerWrite + 1) × nFiles) records.
 
-const fs = require('node:fs')
 const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
 const { openServer, serverGone } = require('../harness')
+const { openData } = require('../../client/data-host')
 const { rowOf } = require('../cell')
 const { createSummary } = require('../results')
 const { mulberry32, shuffle } = require('../schedule')
@@ -41,13 +41,6 @@ function progressBar (total) {
   const bar = new SingleBar({ stream: process.stderr, format, hideCursor: true }, Presets.shades_classic)
   bar.start(total, 0, { cell: '', rate: 'starting', last: '–' })
   return bar
-}
-
-// Removes the cell's files (through the mount, when there is one), so that create makes them afresh.
-function removeFiles (dataPath) {
-  for (const entry of fs.readdirSync(dataPath, { withFileTypes: true })) {
-    if (entry.isFile()) fs.rmSync(path.join(dataPath, entry.name))
-  }
 }
 
 /**
@@ -108,7 +101,9 @@ async function runCapacity ({ cells, options }, ctx, add) {
 async function measureCell (cell, { round, order, prior }, ctx) {
   const { options, pools, poolSize, writeProbe, bar } = ctx
   const opened = await openServer({ cell, repeat: round }, ctx)
-  const base = rowOf({ cell, repeat: round, order }, {})
+  const hostNames = ctx.remote ? { serverHost: ctx.remote.server?.host.text ?? '', clientHosts: ctx.remote.clients?.map((h) => h.text).join(',') ?? '' } : {}
+  const base = rowOf({ cell, repeat: round, order }, hostNames)
+  const data = ctx.remote?.data ?? openData(null) // the files: on the server host, or here
   const key = `${cell.id}-r${round}`
   let pool = null
   try {
@@ -131,7 +126,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
     const searchStart = performance.now()
     const probe = async (rate, seconds, stage) => {
       if (ctx.signal.aborted) throw ctx.signal.reason
-      removeFiles(opened.dataPath)
+      await data.call('clear', { dir: opened.dataPath })
       await limit(pool.phase(key, n, 'create'), 60, 'creating the files')
       bar?.update({ cell: `${cell.id} r${round}`, rate: `probing ${rate} req/s for ${seconds} s` })
       const measured = await limit(pool.probe(key, n, rate, seconds), seconds, `a probe at ${rate} req/s`)
@@ -159,4 +154,4 @@ async function measureCell (cell, { round, order, prior }, ctx) {
   }
 }
 
-module.exports = { runCapacity, removeFiles, COLUMNS, TABLE, PROBE_COLUMNS }
+module.exports = { runCapacity, COLUMNS, TABLE, PROBE_COLUMNS }
