@@ -6,7 +6,7 @@
 const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
-const { onGone } = require('./child-gone')
+const { onGone } = require('../lib/child-gone')
 const { mergeRecords, deserializeRecord } = require('./stats')
 const { OPEN_LOOP_LEAD_NS } = require('./load')
 const { forkRemote } = require('../lib/remote-fork')

@@ -44,6 +44,9 @@ function hostFigures (procs) {
   return { hosts, overlap: Math.max(...walls) > 0 ? Math.min(...walls) / Math.max(...walls) : null }
 }
 
+// The client hosts' rates added, or null when one of them measured nothing.
+const hostsRate = (hosts) => (hosts.every((h) => h.opsPerSec !== null) ? sum(hosts, (h) => h.opsPerSec) : null)
+
 /**
  * @param {{ config: object, runId: string, env: object, run: object, verification: object, primaryMaxRssKb: number }} parts
  *   run as runClients returns it; primaryMaxRssKb: the primary's peak resident set so far
@@ -59,6 +62,7 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
   const completed = merged.GET.count + merged.PUT.count
   const failed = errorTotal(merged.GET.errors) + errorTotal(merged.PUT.errors)
   const seconds = run.wallTimeMs / 1000
+  const shards = hostFigures(procs)
   const open = config.rate > 0
   const achievedRate = open && seconds > 0 ? (completed + failed) / seconds : null
   const warmupErrors = byType((type) => mergeErrors(reported.map((p) => p.result.warmup.errors[type])))
@@ -78,7 +82,9 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
     startedAt: run.startedAt,
     wallTimeMs: run.wallTimeMs,
     operations: { planned: config.nOperations, completed, failed },
-    throughput: seconds > 0 ? completed / seconds : null, // a sweep round whose windows were all dropped measured nothing
+    // A sweep round whose windows were all dropped measured nothing. With client hosts, the sum of each
+    // host's own rate: they all began at one instant, so this is the rate while all of them ran.
+    throughput: shards ? hostsRate(shards.hosts) : seconds > 0 ? completed / seconds : null,
     targetRate: open ? config.rate : null,
     achievedRate,
     rateShortfall: open && achievedRate !== null && achievedRate < SHORTFALL * config.rate,
@@ -86,7 +92,7 @@ function buildReport ({ config, runId, env, run, verification, primaryMaxRssKb }
     // Every process's histogram of the type added up, raw (µs, hdr-histogram-js's compressed
     // base64): the sweep writes it out as .hgrm, the report merges it over repeats.
     histograms: byType((type) => serializeRecord(merged[type]).histogram),
-    clientHosts: hostFigures(procs),
+    clientHosts: shards,
     processes: procs.map((p) => ({
       index: p.index,
       pid: p.pid,

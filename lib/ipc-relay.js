@@ -11,7 +11,7 @@ const path = require('node:path')
 const readline = require('node:readline')
 const { ROOT } = require('./config')
 const { binaryFor } = require('./node-versions')
-const { onGone } = require('../client/child-gone')
+const { onGone } = require('./child-gone')
 
 function relay ([version, script, ...args]) {
   const execPath = version === '-' || version === process.version ? process.execPath : binaryFor(version)

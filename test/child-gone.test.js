@@ -1,12 +1,12 @@
 'use strict'
-// client/child-gone.js: a forked child is gone only once it has exited and its last message has
+// lib/child-gone.js: a forked child is gone only once it has exited and its last message has
 // been read, so a result sent just before exit is never lost (it was, 1 run in 60, when the
 // client took 'exit' as final).
 
 const { fork } = require('node:child_process')
 const path = require('node:path')
 const t = require('tap')
-const { onGone } = require('../client/child-gone')
+const { onGone } = require('../lib/child-gone')
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'send-and-exit.js')
 // Without tap's loaders in NODE_OPTIONS a child starts in ~60 ms rather than ~1 s: 200 of them stay quick.

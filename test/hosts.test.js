@@ -174,6 +174,10 @@ t.test('a run with its server on one host and its client processes on two others
   }))
   t.equal(Number(row.getP99), Math.min(json.latency.GET.max, Math.max(json.latency.GET.min, added.histogram.getValueAtPercentile(99))))
   t.equal(added.histogram.totalCount, json.latency.GET.count)
+  // Its ops/s is over the overlapping window: each host's own rate, added.
+  const rates = json.clientHosts.hosts.map((h) => h.completed / (h.wallMs / 1000))
+  t.ok(rates.every((r) => r > 0))
+  t.ok(Math.abs(Number(row.opsPerSec) - (rates[0] + rates[1])) < 1e-6 * Number(row.opsPerSec), 'the hosts\' rates added')
   await gone(t, 'nothing left once the run ended')
 
   // The same command with every host this machine, through the sshd on 127.0.0.1 at its port.

@@ -7,7 +7,8 @@ const path = require('node:path')
 const t = require('tap')
 const { runSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
 
-const COLUMNS = 'cell,repeat,order,kind,nServers,op,connections,duration,pipelining,valid,reason,reqPerSec,latencyMeanMs,latencyP99Ms,errors,non2xx,node,v8,uv,hosts,serverHost,clientHosts'
+const COLUMNS = 'cell,repeat,order,kind,nServers,op,connections,duration,pipelining,valid,reason,reqPerSec,latencyMeanMs,latencyP99Ms,errors,non2xx,' +
+  'node,v8,uv,hosts,serverHost,clientHosts'
 
 t.test('peak measures GET and POST on each kind and leaves no process', async (t) => {
   const root = t.testdir({ results: {}, data: {} })
