@@ -38,11 +38,7 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
   const serverConfigJson = JSON.stringify({ ...cell.config, dataPath, ...(placement.serverHostname && { serverHostname: placement.serverHostname }) })
   // The client's copy of the config, where the client runs: this host.
   const configFile = elsewhere ? path.join(dir, 'cells', `${name}.config.json`) : serverConfig
-  if (elsewhere) {
-    await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: serverConfigJson } })
-  } else {
-    fs.mkdirSync(dataPath)
-  }
+  if (!elsewhere) fs.mkdirSync(dataPath) // on a server host: made there, first thing below
   writeJson(configFile, JSON.parse(serverConfigJson))
   const setEnv = serverEnv(cell)
   const log = openLog(path.join(dir, files.log))
@@ -63,6 +59,7 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
     }
   }
   try {
+    if (elsewhere) await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: serverConfigJson } })
     if (cell.ioDelay !== undefined && cell.ioDelay !== 'off') {
       fs.mkdirSync(backing)
       const say = (line) => log.write(`# ${line}\n`)

@@ -1,12 +1,15 @@
 'use strict'
-// Other hosts over ssh: lib/ssh.js (host forms, --ssh words, the ssh command line) and
-// `./run_benchmark.sh hosts check` against real sshd hosts (test/fixtures/sshd.js): network
-// namespaces with their own addresses, and an sshd on 127.0.0.1 at a high port.
+// Other hosts over ssh: lib/ssh.js (host forms, --ssh words, the ssh command line), `hosts check`
+// and `hosts clean`, and run, quick and peak with their server and client processes on real sshd
+// hosts (test/fixtures/sshd.js: network namespaces with their own addresses on one bridge, and an
+// sshd on 127.0.0.1 at a high port); lib/ipc-relay.js and client/data-worker.js without ssh. One
+// file, run in order: its tests look for what the project names cbench-remote- on this machine.
 
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn, spawnSync, fork } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const readline = require('node:readline')
 const t = require('tap')
 const { parseHost, parseHostList, sshWords, sshArgs, shellQuote } = require('../lib/ssh')
 const { probeHost, localCommit } = require('../sweep/hosts')
@@ -135,7 +138,7 @@ function leftovers () {
 
 async function gone (t, what) {
   let left
-  for (const end = Date.now() + 15000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 200))) {
+  for (const end = Date.now() + 30000; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 200))) {
     left = leftovers()
     if (left.processes.length === 0 && left.folders.length === 0) break
   }
@@ -273,4 +276,71 @@ t.test('hosts that cannot serve a run stop it before any cell; hosts clean; peak
     t.ok(Math.abs(shards.reduce((a, m) => a + Number(m[2]), 0) - Number(row.reqPerSec)) <= 2, 'req/s is the shards\' added')
   }
   await gone(t, 'nothing left after peak')
+})
+
+// lib/ipc-relay.js and client/data-worker.js without ssh: the relay run here with pipes, as sshd would
+// run it on another host (in this file: the tests above look for what the project names cbench-remote-).
+function startRelay (args) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'lib/ipc-relay.js'), ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const frames = []
+  const waiting = []
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
+    frames.push(JSON.parse(line))
+    while (waiting.length > 0 && frames.length > 0) waiting.shift()(frames.shift())
+  })
+  let stderr = ''
+  child.stderr.on('data', (d) => { stderr += d })
+  return {
+    child,
+    send: (frame) => child.stdin.write(`${JSON.stringify(frame)}\n`),
+    next: () => new Promise((resolve) => (frames.length > 0 ? resolve(frames.shift()) : waiting.push(resolve))),
+    exited: new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })))
+  }
+}
+
+t.test('the relay answers clock pings, carries the channel, and ends with its stdin', async (t) => {
+  const root = path.join(t.testdir(), 'cbench-remote-relay')
+  const relay = startRelay(['-', 'client/data-worker.js', root, 'false'])
+  const before = process.hrtime.bigint()
+  relay.send(['t'])
+  const [type, at] = await relay.next()
+  t.equal(type, 't')
+  t.ok(BigInt(at) >= before && BigInt(at) <= process.hrtime.bigint(), 'this host\'s hrtime, at once')
+  relay.send(['m', { id: 1, op: 'make', dir: path.join(root, 'cell'), files: { [path.join(root, 'cell.json')]: '{}' } }])
+  t.same(await relay.next(), ['m', { id: 1, result: null }])
+  t.ok(fs.existsSync(path.join(root, 'cell.json')))
+  relay.send(['m', { id: 2, op: 'sizes', config: { dataPath: path.join(root, 'cell'), nFiles: 2 } }])
+  t.same(await relay.next(), ['m', { id: 2, result: [0, 0] }])
+  relay.send(['m', { id: 3, op: 'remove', paths: [ROOT] }])
+  t.same(await relay.next(), ['m', { id: 3, error: `${ROOT} is outside this run's folder ${root}` }], 'nothing outside its folder')
+  t.ok(fs.existsSync(path.join(ROOT, 'package.json')))
+  relay.child.stdin.end() // the ssh session ends
+  t.equal((await relay.exited).code, 0)
+  t.notOk(fs.existsSync(root), 'the data worker removed the run\'s folder as it ended')
+})
+
+t.test('the relay refuses a Node version this host lacks', async (t) => {
+  const relay = startRelay(['v0.0.1', 'client/data-worker.js', '/tmp/cbench-remote-x', 'false'])
+  const { code, stderr } = await relay.exited
+  t.equal(code, 4)
+  t.match(stderr, /^ipc-relay: no Node v0\.0\.1 on this host \(\.\/run_benchmark\.sh node install 0\.0\.1 puts it in \.node-cache\/\)\n$/)
+})
+
+t.test('a data worker removes only a folder named cbench-remote-*, and keeps one when asked', async (t) => {
+  const dir = t.testdir()
+  const refused = fork(path.join(ROOT, 'client/data-worker.js'), [path.join(dir, 'mine'), 'false'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
+  let stderr = ''
+  refused.stderr.on('data', (d) => { stderr += d })
+  const [code] = await new Promise((resolve) => refused.on('exit', (...a) => resolve(a)))
+  t.equal(code, 2)
+  t.match(stderr, /is not an absolute path to a folder named cbench-remote-\*/)
+  t.notOk(fs.existsSync(path.join(dir, 'mine')))
+
+  const kept = path.join(dir, 'data')
+  const worker = fork(path.join(ROOT, 'client/data-worker.js'), [kept, 'true'])
+  worker.send({ id: 7, op: 'make', dir: kept, files: { [path.join(kept, 'file-0')]: 'x\n' } })
+  t.same(await new Promise((resolve) => worker.once('message', resolve)), { id: 7, result: null })
+  worker.disconnect()
+  await new Promise((resolve) => worker.on('exit', resolve))
+  t.equal(fs.readFileSync(path.join(kept, 'file-0'), 'utf8'), 'x\n', 'kept (node client --dataHost keeps the sweep\'s folder)')
 })
