@@ -3,6 +3,7 @@
 // the run's own process tree, other processes (exact per-thread run time), steal and iowait.
 
 const { spawn } = require('node:child_process')
+const fs = require('node:fs')
 const os = require('node:os')
 const t = require('tap')
 const { sampleMachine, interferenceBetween, processTree, processTable } = require('../lib/interference')
@@ -50,4 +51,23 @@ t.test('on this machine, a busy child is the run\'s own and a detached busy proc
   t.ok(strangers.length >= 1, 'the detached loop ran as someone else\'s')
   t.ok(interferenceBetween(a, b).other > 0, 'and counts as other')
   t.ok(processTree(processTable(), process.pid).has(process.pid), 'a tree holds its root')
+})
+
+t.test('with other hosts, a detached process whose command line holds the run\'s label is the run\'s own', async (t) => {
+  const label = `cbench-label-${process.pid}`
+  const env = { ...process.env, NODE_OPTIONS: '' }
+  const stranger = spawn('setsid', ['--fork', process.execPath, '-e', 'setTimeout(() => {}, 3000)', label], { stdio: 'ignore', env })
+  await new Promise((resolve) => stranger.once('exit', resolve)) // its child is no longer ours
+  const labelled = () => [...sampleMachine(process.pid, label).processes].filter(([pid]) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(label)
+    } catch {
+      return false
+    }
+  })
+  const found = labelled()
+  t.equal(found.length, 1, 'the labelled process')
+  t.ok(found[0][1].own, 'counted as the run\'s own')
+  t.notOk(sampleMachine().processes.get(found[0][0]).own, 'without the label, another\'s')
+  process.kill(found[0][0], 'SIGKILL')
 })
