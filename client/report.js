@@ -14,8 +14,8 @@ const byType = (f) => ({ GET: f('GET'), PUT: f('PUT') })
 /**
  * Each client host's own figures, when the processes ran on client hosts (else null): its processes'
  * operations over its own measured time (the longest of its processes'), the p99 of its processes'
- * added histograms (and those histograms), and its CPU per request. overlap: the shortest host's time over the longest's
- * (1: the hosts' measured phases, begun together, also ended together).
+ * added histograms (and those histograms), and its CPU per request. overlap: the shortest host's
+ * time over the longest's (1: the hosts' measured phases, begun together, also ended together).
  * @param {object[]} procs the processes, each with host, wallMs, recs and result
  * @returns {{ hosts: object[], overlap: number|null }|null}
  */

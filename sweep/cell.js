@@ -193,4 +193,4 @@ async function runClientCell (run, ctx) {
   return rowOf(run, fields)
 }
 
-module.exports = { runClientCell, rowOf, jsonFigures, remoteFlags, wrongNode, writeHgrms, PROBLEMS, COLUMNS, TABLE, MARKS }
+module.exports = { runClientCell, rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS, COLUMNS, TABLE, MARKS }
