@@ -10,7 +10,7 @@ const readline = require('node:readline')
 const { WATCHED } = require('../lib/parent-watch')
 
 const HOST = '127.0.0.1'
-const READY = /^listening http:\/\/\S+:(\d+) /
+const { READY_LINE: READY } = require('../lib/process-io')
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
 const ASK_TIMEOUT_MS = 2000

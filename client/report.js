@@ -26,14 +26,15 @@ function hostFigures (procs) {
     const rec = byType((type) => mergeRecords(mine.map((p) => p.recs[type])))
     const reported = mine.filter((p) => p.result !== null)
     const wallMs = Math.max(0, ...mine.map((p) => p.wallMs ?? 0))
-    const requests = rec.GET.count + rec.PUT.count + errorTotal(rec.GET.errors) + errorTotal(rec.PUT.errors)
     const cpuUs = sum(reported, (p) => p.result.cpuUs.user + p.result.cpuUs.system)
+    const completed = rec.GET.count + rec.PUT.count
+    const requests = completed + errorTotal(rec.GET.errors) + errorTotal(rec.PUT.errors)
     return {
       host,
       processes: mine.length,
-      completed: rec.GET.count + rec.PUT.count,
+      completed,
       wallMs,
-      opsPerSec: wallMs > 0 ? (rec.GET.count + rec.PUT.count) / (wallMs / 1000) : null,
+      opsPerSec: wallMs > 0 ? completed / (wallMs / 1000) : null,
       getP99: summarize(rec.GET).p99,
       putP99: summarize(rec.PUT).p99,
       cpuPerReqUs: requests > 0 ? cpuUs / requests : null,

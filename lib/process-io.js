@@ -28,9 +28,12 @@ function portInUse (err, config) {
     : `cannot listen on ${config.serverHostname}:${config.serverPort}: ${err.code || err.message}`
 }
 
+/** The ready line (readyLine) as read back: its port is the first group. */
+const READY_LINE = /^listening http:\/\/\S+:(\d+) /
+
 /** @returns {string} the line on stdout that says every worker listens */
 function readyLine (kind, config, port, workers) {
   return `listening http://${config.serverHostname}:${port} kind=${kind} workers=${workers} pid=${process.pid}\n`
 }
 
-module.exports = { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE }
+module.exports = { log, loggedFaults, portInUse, readyLine, READY_LINE, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE }

@@ -13,6 +13,7 @@ const { placeRun } = require('./placement')
 const { KINDS } = require('../lib/kinds')
 const { serverEnv } = require('../lib/dimensions') // the cell's dimensions that reach the server as environment variables
 const { remoteServer } = require('./hosts')
+const { openData } = require('../client/data-host')
 
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
@@ -35,11 +36,11 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
   const serverConfig = path.join(dataRoot, `${name}.json`)
   const elsewhere = remote?.server ? remoteServer(remote, cell) : null
   const placement = placeRun(cell, hosts, remote)
-  const serverConfigJson = JSON.stringify({ ...cell.config, dataPath, ...(placement.serverHostname && { serverHostname: placement.serverHostname }) })
+  const config = { ...cell.config, dataPath, ...(placement.serverHostname && { serverHostname: placement.serverHostname }) }
   // The client's copy of the config, where the client runs: this host.
   const configFile = elsewhere ? path.join(dir, 'cells', `${name}.config.json`) : serverConfig
   if (!elsewhere) fs.mkdirSync(dataPath) // on a server host: made there, first thing below
-  writeJson(configFile, JSON.parse(serverConfigJson))
+  writeJson(configFile, config)
   const setEnv = serverEnv(cell)
   const log = openLog(path.join(dir, files.log))
   const settings = Object.entries(setEnv).map(([name, value]) => `${name}=${value}`)
@@ -59,7 +60,7 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
     }
   }
   try {
-    if (elsewhere) await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: serverConfigJson } })
+    if (elsewhere) await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: JSON.stringify(config) } })
     if (cell.ioDelay !== undefined && cell.ioDelay !== 'off') {
       fs.mkdirSync(backing)
       const say = (line) => log.write(`# ${line}\n`)
@@ -80,6 +81,11 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
   }
   return opened
 }
+
+const HERE = openData(null)
+
+/** The run's data files (client/data-host.js): on the server host when there is one, else here. */
+const dataOf = (ctx) => ctx.remote?.data ?? HERE
 
 /** Why the server is gone, or '' while it runs. */
 function serverGone (opened) {
@@ -113,4 +119,4 @@ async function withServer (run, ctx, work) {
   }
 }
 
-module.exports = { withServer, openServer, serverGone }
+module.exports = { withServer, openServer, serverGone, dataOf }

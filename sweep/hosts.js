@@ -103,7 +103,7 @@ function planRemote (options, { cells, serverHostname, clientVersion }) {
   }
   const rows = checkHosts(options, { versions: { server: [...new Set(cells.map((c) => c.node))], client: [clientVersion] } })
   return {
-    server: serverHost ? { host: serverHost, nodes: rows[0].probe.nodes } : null,
+    server: serverHost ? { host: serverHost, nodes: rows.find((r) => r.role === 'server').probe.nodes } : null,
     clients: clientHosts ?? null,
     ssh: options.ssh ?? [],
     dir: options.remoteDir ?? ROOT,
@@ -113,10 +113,10 @@ function planRemote (options, { cells, serverHostname, clientVersion }) {
   }
 }
 
-/** A path of this machine's checkout as the same path in the other hosts' checkout (others stay as they are). */
-function remotePath (remote, p) {
+/** A path of this machine's checkout as the same path in the other hosts' checkout, dir (others stay as they are). */
+function remotePath (dir, p) {
   const rel = path.relative(ROOT, p)
-  return rel.startsWith('..') || path.isAbsolute(rel) ? p : path.join(remote.dir, rel)
+  return rel.startsWith('..') || path.isAbsolute(rel) ? p : path.join(dir, rel)
 }
 
 /**
@@ -158,7 +158,7 @@ function hostLine ({ role, host, probe, offsetMs }) {
  */
 function cleanHosts (options) {
   const dir = options.remoteDir ?? ROOT
-  const dataDir = remotePath({ dir }, loadConfig([]).config.dataPath)
+  const dataDir = remotePath(dir, loadConfig([]).config.dataPath)
   return hostsOf(options).map(({ role, host }) => {
     const res = runRemote(host, inDir(dir, ['node', 'sweep/host-clean.js', dataDir]), { ssh: options.ssh })
     const last = res.stdout.trim().split('\n').pop()

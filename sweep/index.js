@@ -55,7 +55,7 @@ function parseCommand (argv) {
       return { reportDir: path.resolve(rest[0]) }
     default: {
       const what = command === undefined ? 'no command' : `unknown command ${JSON.stringify(command)}`
-      throw new ConfigError(`${what}; use sweep, quick, versions, capacity, run KIND, peak, report DIR, compare A B, node or hosts check ` +
+      throw new ConfigError(`${what}; use sweep, quick, versions, capacity, run KIND, peak, report DIR, compare A B, node or hosts check|clean ` +
         '(--help lists the flags)')
     }
   }

@@ -7,12 +7,11 @@
 // end of each round: sweep/round-rows.js).
 
 const http = require('node:http')
-const { openServer } = require('./harness')
+const { openServer, dataOf } = require('./harness')
 const { connectRun } = require('./placement')
 const { newRunId } = require('../client/ledger')
 const { storageNow } = require('./round-rows')
 const { runWindow } = require('./passes')
-const { openData } = require('../client/data-host')
 
 /**
  * Starts every cell's server, its link and its load generators, and creates its files.
@@ -62,7 +61,7 @@ async function prepare (c, ctx, poolSize, generation) {
   c.pool = ctx.pools.get(opened.placement.clientPrefix, poolSize)
   c.agent = new http.Agent({ keepAlive: true, maxSockets: 1 }) // the telemetry's one connection, twice a window
   c.runId = newRunId()
-  c.data = ctx.remote?.data ?? openData(null) // the files: on the server host, or here
+  c.data = dataOf(ctx) // the files: on the server host, or here
   c.sizesBefore = await c.data.call('sizes', { config: c.client })
   c.key = `${cell.id} g${generation}` // the cell's load generators in the pool, one set per generation
   await c.pool.open(c.key, c.client, c.runId)

@@ -13,9 +13,8 @@ const { runOptions, KIND_NAMES, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS } = requi
 const { takeLists, cross } = require('./lists')
 const { schedule } = require('./schedule')
 const { resolveNodes } = require('./nodes')
-const { withServer } = require('./harness')
+const { withServer, dataOf } = require('./harness')
 const { writeJson } = require('./results')
-const { openData } = require('../client/data-host')
 
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration', 'pipelining',
   'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx', 'node', 'v8', 'uv', 'hosts', 'serverHost', 'clientHosts']
@@ -115,10 +114,8 @@ async function runPeakCell (run, ctx) {
   const { nFiles, value } = cell.config
   const fields = await withServer(run, ctx, async ({ server, dataPath, files, placement }) => {
     const keys = Array.from({ length: nFiles }, (_, i) => `peak${i}`)
-    if (cell.op === 'GET') {
-      const data = ctx.remote?.data ?? openData(null) // the files: on the server host, or here
-      await data.call('make', { dir: dataPath, files: Object.fromEntries(keys.map((key) => [path.join(dataPath, key), `${value}\n`.repeat(FILE_RECORDS)])) })
-    }
+    const lines = `${value}\n`.repeat(FILE_RECORDS)
+    if (cell.op === 'GET') await dataOf(ctx).call('make', { dir: dataPath, files: Object.fromEntries(keys.map((key) => [path.join(dataPath, key), lines])) })
     const serverHostname = placement.serverHostname ?? cell.config.serverHostname
     const requests = keys.map((key) => (cell.op === 'GET'
       ? { method: 'GET', path: `/get?key=${key}` }

@@ -92,7 +92,7 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   if (remote?.server) {
     // The data on the server host: a folder of this run there, made and removed by a data worker that
     // ends with its ssh session (client/data-host.js).
-    const root = path.join(remotePath(remote, config.dataPath), `cbench-remote-${path.basename(dir)}`)
+    const root = path.join(remotePath(remote.dir, config.dataPath), `cbench-remote-${path.basename(dir)}`)
     remote.data = openData({ host: remote.server.host, root, ssh: remote.ssh, dir: remote.dir, keep: options.keepData })
     data = { root, release: () => remote.data.close() }
   } else {

@@ -8,12 +8,13 @@ const os = require('node:os')
 const path = require('node:path')
 const { performance } = require('node:perf_hooks')
 const { WATCHED } = require('../../lib/parent-watch')
+const { READY_LINE } = require('../../lib/process-io')
 const { int, ValueError } = require('../../lib/config')
 const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
 const { processCpuUs } = require('../../sweep/process-group')
 
 const ROOT = path.resolve(__dirname, '..', '..')
-const READY = /listening http:\/\/\S+:(\d+) / // a server's ready line (sweep/server.js)
+const READY = new RegExp(READY_LINE.source, 'm') // a server's ready line, on any line of its output
 
 /**
  * --name=N flags over integer defaults; anything else is an error. --help prints the usage and

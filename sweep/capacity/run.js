@@ -12,8 +12,7 @@
 
 const path = require('node:path')
 const { SingleBar, Presets } = require('cli-progress')
-const { openServer, serverGone } = require('../harness')
-const { openData } = require('../../client/data-host')
+const { openServer, serverGone, dataOf } = require('../harness')
 const { rowOf } = require('../cell')
 const { createSummary } = require('../results')
 const { mulberry32, shuffle } = require('../schedule')
@@ -103,7 +102,6 @@ async function measureCell (cell, { round, order, prior }, ctx) {
   const opened = await openServer({ cell, repeat: round }, ctx)
   const hostNames = ctx.remote ? { serverHost: ctx.remote.server?.host.text ?? '', clientHosts: ctx.remote.clients?.map((h) => h.text).join(',') ?? '' } : {}
   const base = rowOf({ cell, repeat: round, order }, hostNames)
-  const data = ctx.remote?.data ?? openData(null) // the files: on the server host, or here
   const key = `${cell.id}-r${round}`
   let pool = null
   try {
@@ -126,7 +124,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
     const searchStart = performance.now()
     const probe = async (rate, seconds, stage) => {
       if (ctx.signal.aborted) throw ctx.signal.reason
-      await data.call('clear', { dir: opened.dataPath })
+      await dataOf(ctx).call('clear', { dir: opened.dataPath })
       await limit(pool.phase(key, n, 'create'), 60, 'creating the files')
       bar?.update({ cell: `${cell.id} r${round}`, rate: `probing ${rate} req/s for ${seconds} s` })
       const measured = await limit(pool.probe(key, n, rate, seconds), seconds, `a probe at ${rate} req/s`)
