@@ -63,4 +63,4 @@ function haproxyConfig ({ listen, backends, telemetry, statsSocket, balance, con
   ].join('\n')
 }
 
-module.exports = { haproxyConfig, BALANCE, CHECK_INTERVAL_MS, FALL, RISE }
+module.exports = { haproxyConfig }

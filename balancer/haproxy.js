@@ -3,11 +3,11 @@
 // configuration (tied to this process by a parent-death signal, so it cannot outlive it), ask its
 // statistics socket, and stop it.
 
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const net = require('node:net')
 const { setTimeout: sleep } = require('node:timers/promises')
-const { checkHaproxy, haproxyBinary, findTool, INSTALL } = require('../lib/haproxy-check')
+const { haproxyBinary, findTool } = require('../lib/haproxy-check')
 
 const SOCKET_TIMEOUT_MS = 2000
 const POLL_MS = 50
@@ -100,10 +100,4 @@ async function waitHaproxyReady ({ socket, exited, timeoutMs, backend = 'servers
   throw new Error(`haproxy not ready within ${timeoutMs / 1000} s: ${last}`)
 }
 
-/** HAProxy's version line, or null. */
-function haproxyVersion () {
-  const res = spawnSync(haproxyBinary() || 'haproxy', ['-v'], { encoding: 'utf8' })
-  return res.status === 0 ? res.stdout.split('\n')[0] : null
-}
-
-module.exports = { checkHaproxy, askSocket, parseStat, startHaproxy, waitHaproxyReady, haproxyVersion, INSTALL }
+module.exports = { askSocket, parseStat, startHaproxy, waitHaproxyReady }

@@ -6,20 +6,22 @@
 const fs = require('node:fs')
 const http = require('node:http')
 const net = require('node:net')
-const { loadConfig, runMain, ConfigError, oneOf } = require('../lib/config')
+const { runMain, ConfigError } = require('../lib/config')
+const { loadServerConfig } = require('../lib/server-config')
 const { wantsHelp, entryHelp, helpSection } = require('../lib/help')
 const { watchParent } = require('../lib/parent-watch')
 const { log, readyLine, STOP_GRACE_MS, PARENT_GONE } = require('../lib/process-io')
-const { haproxyConfig, BALANCE } = require('./haproxy-config')
-const { checkHaproxy, startHaproxy, waitHaproxyReady } = require('./haproxy')
+const { haproxyConfig } = require('./haproxy-config')
+const { DIMENSIONS } = require('../lib/dimensions')
+const { startHaproxy, waitHaproxyReady } = require('./haproxy')
 const { startBackends, HOST } = require('./backends')
 const { telemetryHandler } = require('./telemetry')
 const { runDir, cleanStaleRunDirs } = require('./run-dir')
 
 /** The balanced kinds' own flag (beside every config key). */
-const LB_OPTIONS = { balance: oneOf(...BALANCE) }
+const LB_OPTIONS = { balance: DIMENSIONS.balance.validate }
 const LB_HELP = { balance: 'how HAProxy picks a backend for each request: roundrobin, or leastconn (the one with the fewest requests in flight)' }
-const LB_DEFAULTS = { balance: 'roundrobin' }
+const LB_DEFAULTS = { balance: DIMENSIONS.balance.first() }
 const READY_TIMEOUT_MS = 10000
 const PORT_TRIES = 3
 
@@ -114,21 +116,8 @@ function launchBalanced (kind, argv = process.argv.slice(2)) {
       sections: [helpSection(`${kind} flags`, LB_OPTIONS, LB_HELP, LB_DEFAULTS)]
     }))
   }
-  const { config, options } = runMain(kind, () => {
-    const why = checkHaproxy()
-    if (why) throw new ConfigError(why)
-    const loaded = loadConfig(argv, LB_OPTIONS)
-    if (loaded.config.fsync === 'group' && kind.startsWith('sync')) {
-      throw new ConfigError(`fsync=group needs an async kind: each ${kind} backend handles one request at a time, so no two PUTs can share a flush`)
-    }
-    try {
-      fs.mkdirSync(loaded.config.dataPath, { recursive: true })
-    } catch (err) {
-      throw new ConfigError(`dataPath ${loaded.config.dataPath} is not a usable folder: ${err.code}`)
-    }
-    return loaded
-  })
+  const { config, options } = runMain(kind, () => loadServerConfig(kind, argv, { extra: LB_OPTIONS }))
   return runBalanced(kind, config, argv, options.balance ?? LB_DEFAULTS.balance)
 }
 
-module.exports = { launchBalanced, freePort, LB_OPTIONS, LB_HELP, LB_DEFAULTS }
+module.exports = { launchBalanced, freePort }

@@ -7,12 +7,12 @@
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
 const { findOnPath } = require('../lib/find-on-path')
-const { isAlive } = require('./run-dir')
+const { isAlive } = require('../lib/proc')
 
 const NS_PREFIX = 'cbench-'
 const LINK_PREFIX = 'cbh' // + pid: at most 10 of the 15 characters a link name may have
 const NS_LINK = 'cbench0' // the server's end, inside the namespace
-const INSTALL = 'apt-get install -y iproute2'
+const INSTALL = './run_benchmark.sh setup, or apt-get install -y iproute2'
 const SUBNETS = 16384 // /30 blocks of 10.213.0.0/16
 const NETEM_LIMIT = 100000 // packets netem may hold: far above what a cell has in flight
 
@@ -151,4 +151,4 @@ function cleanStaleHosts (log) {
   return cleaned
 }
 
-module.exports = { checkNetns, createHosts, removeHosts, cleanStaleHosts, listNamespaces, listLinks, NS_PREFIX, LINK_PREFIX }
+module.exports = { checkNetns, createHosts, removeHosts, cleanStaleHosts, listNamespaces, listLinks }

@@ -6,18 +6,10 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { isAlive } = require('../lib/proc')
 
 const PREFIX = 'cbench-lb-' // cbench-lb-<launcher pid>-<random>: only these are ever removed
 const NAME = new RegExp(`^${PREFIX}(\\d+)-\\w+$`)
-
-function isAlive (pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return !/^[ZX]$/.test(stat[stat.lastIndexOf(')') + 2])
-  } catch {
-    return false
-  }
-}
 
 /**
  * A fresh run folder of this process.
@@ -69,4 +61,4 @@ function cleanStaleRunDirs (log, parent = os.tmpdir()) {
   return removed
 }
 
-module.exports = { runDir, cleanStaleRunDirs, isAlive, PREFIX }
+module.exports = { runDir, cleanStaleRunDirs }

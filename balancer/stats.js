@@ -3,28 +3,10 @@
 // and the backends' /_stats documents merged into one document of the shape the cluster kinds
 // answer (lib/telemetry.js), with a `balancer` part added.
 
-const fs = require('node:fs')
 const { summarize } = require('../lib/telemetry')
+const { fairness } = require('../lib/stats')
 
-const USER_HZ = 100 // /proc/<pid>/stat counts CPU time in USER_HZ ticks, 100 on Linux
 const int = (text) => Number(text) || 0
-
-/**
- * @param {number} pid
- * @returns {{ user: number, system: number }} CPU µs of one process so far (Linux /proc)
- */
-function processCpuUs (pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return { user: Number(f[11]) * (1e6 / USER_HZ), system: Number(f[12]) * (1e6 / USER_HZ) }
-}
-
-/** Jain's fairness index of some counts: 1 when equal, 1/n when one takes all. */
-function fairness (counts) {
-  const total = counts.reduce((a, b) => a + b, 0)
-  const squares = counts.reduce((a, b) => a + b * b, 0)
-  return squares ? (total * total) / (counts.length * squares) : 1
-}
 
 /**
  * Each server of a backend as HAProxy counts it since its counters were last cleared.
@@ -87,4 +69,4 @@ function mergeTelemetry (kind, launcher, backendDocs, balancer) {
   return { ...doc, balancer }
 }
 
-module.exports = { processCpuUs, fairness, backendFigures, balancerFigures, mergeTelemetry }
+module.exports = { backendFigures, balancerFigures, mergeTelemetry }

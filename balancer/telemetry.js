@@ -6,7 +6,8 @@
 const { createMonitor } = require('../lib/telemetry')
 const { log } = require('../lib/process-io')
 const { askSocket, parseStat } = require('./haproxy')
-const { processCpuUs, balancerFigures, mergeTelemetry } = require('./stats')
+const { balancerFigures, mergeTelemetry } = require('./stats')
+const { processCpuUs } = require('../lib/proc')
 
 /**
  * The request handler of the launcher's telemetry server.
@@ -31,8 +32,7 @@ function telemetryHandler (kind, state) {
       }
       if (req.url === '/_stats' && (req.method === 'GET' || req.method === 'HEAD')) {
         const [docs, text] = await Promise.all([state.backends.stats('collect'), askSocket(state.socket, 'show stat')])
-        const now = processCpuUs(state.haproxy.pid)
-        const cpuUs = now.user + now.system - (state.cpuStart.user + state.cpuStart.system)
+        const cpuUs = processCpuUs(state.haproxy.pid) - state.cpuStart
         const balancer = balancerFigures({ rows: parseStat(text), pid: state.haproxy.pid, balance: state.balance, cpuUs })
         return answer(200, JSON.stringify(mergeTelemetry(kind, monitor.snapshot(), docs, balancer)), 'application/json')
       }

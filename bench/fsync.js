@@ -7,7 +7,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { median } = require('../lib/bootstrap')
+const { median } = require('../lib/stats')
 const { parseFlags } = require('./lib/util')
 const { createSyncStore, createCallbackStore, createPromiseStore } = require('../servers/lib/store')
 

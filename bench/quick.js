@@ -11,7 +11,7 @@ const path = require('node:path')
 const { readResults } = require('../report/read')
 const { groupCells } = require('../report/cells')
 const { comparisons } = require('../report/comparisons')
-const { runFigures } = require('../report/run-section')
+const { runFigures } = require('../report/run-figures')
 const { median } = require('../report/intervals')
 const { wantsHelp, entryHelp } = require('../lib/help')
 

@@ -76,4 +76,4 @@ function parseHead (head, isHead) {
   return { status, keepAlive, length, announced }
 }
 
-module.exports = { parseHead, SLOW, BAD }
+module.exports = { parseHead, SLOW }

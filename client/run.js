@@ -5,7 +5,7 @@
 const { fork } = require('node:child_process')
 const net = require('node:net')
 const path = require('node:path')
-const { SingleBar, Presets } = require('cli-progress')
+const { progressBar } = require('../lib/progress')
 const { onGone } = require('../lib/child-gone')
 const { planServerStats, resetServerStats, readServerStats } = require('./server-stats')
 const { OPEN_LOOP_LEAD_NS } = require('./load')
@@ -103,9 +103,7 @@ function runPhase (workers, msg) {
  */
 async function runClients (config, { runId, progress, remote = null }) {
   await probe(config)
-  const bar = progress
-    ? new SingleBar({ stream: process.stderr, format: 'measuring [{bar}] {value}/{total} operations', clearOnComplete: true }, Presets.shades_classic)
-    : null
+  let bar = null // drawn over the measured phase only
   const onProgress = (worker, done) => {
     worker.done = done
     if (bar !== null) bar.update(workers.reduce((sum, w) => sum + w.done, 0))
@@ -120,7 +118,7 @@ async function runClients (config, { runId, progress, remote = null }) {
   const stats = planServerStats(config, announced)
   // Every warm-up response is in, so the server's new window holds the measured phase only.
   const resetProblem = stats.path === null ? stats.problem : await resetServerStats(config, stats.path)
-  if (bar !== null) bar.start(config.nOperations, 0)
+  if (progress) bar = progressBar(config.nOperations, 'measuring [{bar}] {value}/{total} operations', {}, { clear: true })
   const startedAt = new Date().toISOString()
   // One monotonic clock for all (hrtime is system-wide): the processes' open-loop schedules start
   // together, 50 ms ahead so that no operation is due before the message has reached its process

@@ -5,6 +5,7 @@
 // request outside the experiment's interface. Without it: no figures and a reason, never a failure.
 
 const http = require('node:http')
+const { median, fairness } = require('../lib/stats')
 
 // One request outside the client processes' records, on its own connection (or the caller's
 // keep-alive agent: a sweep asks a cell's server twice a window). Resolves with { status, body };
@@ -97,16 +98,6 @@ function formatServerStats ({ processes, totals }) {
     `delay p99 ${p99s.length > 0 ? Math.max(...p99s) : '-'} µs (max over ${processes.length} processes), fairness ${fixed(totals.fairness, 3)}`
 }
 
-const median = (values) => {
-  const s = values.filter(Number.isFinite).sort((a, b) => a - b)
-  return s.length === 0 ? null : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
-const jain = (counts) => {
-  const total = counts.reduce((a, b) => a + b, 0)
-  const squares = counts.reduce((a, b) => a + b * b, 0)
-  return squares ? (total * total) / (counts.length * squares) : 1
-}
-
 /**
  * Several telemetry windows of one server (a sweep round's windows of a cell) as one: per process,
  * requests, CPU and window time add up, utilization is weighted by window time, and the event-loop
@@ -156,7 +147,7 @@ function mergeServerStats (docs) {
       cpuUs: docs.reduce((a, d) => a + d.totals.cpuUs, 0),
       meanUtilization: serving.reduce((a, p) => a + p.utilization, 0) / Math.max(1, serving.length),
       share: requests.map((n) => (total ? n / total : 0)),
-      fairness: jain(requests)
+      fairness: fairness(requests)
     }
   }
   if (balancers.length > 0) merged.balancer = mergeBalancer(balancers)
@@ -180,7 +171,7 @@ function mergeBalancer (parts) {
     cpuUs,
     requests,
     cpuPerRequestUs: requests > 0 ? Math.round((cpuUs / requests) * 10) / 10 : null,
-    fairness: jain([...backends.values()].map((b) => b.requests)),
+    fairness: fairness([...backends.values()].map((b) => b.requests)),
     backends: [...backends.values()],
     failed: parts.reduce((a, p) => a + (p.failed ?? 0), 0)
   }

@@ -7,8 +7,6 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { findOnPath } = require('./find-on-path')
 
-const MODES = ['shared', 'split']
-
 /**
  * The cores this process may run on, from a Cpus_allowed_list such as "0-3,6".
  * @param {string} [status] the text of /proc/self/status
@@ -70,4 +68,4 @@ function processCpus (pid) {
   return allowedCpus(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
 }
 
-module.exports = { MODES, allowedCpus, planCpuset, pinPrefix, checkCpuset, processCpus, cpuList }
+module.exports = { allowedCpus, planCpuset, pinPrefix, checkCpuset, processCpus, cpuList }

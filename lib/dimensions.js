@@ -13,6 +13,15 @@ const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('./env')
 const { nodeSpec } = require('./node-versions')
 
 const MAX_IO_DELAY_US = 10000000
+const IO_DEPTH = 64 // the delay layer's queue depth unless --ioDepth says otherwise
+
+/** Whether a cell's storage is the FUSE delay layer (storage/): an ioDelay other than off (a plain folder). */
+const usesDelayLayer = (cell) => ![undefined, null, '', 'off'].includes(cell.ioDelay)
+
+/** The order of ioDelay values: off (a plain folder) first, then the delays in µs. */
+function delayOrder (a, b) {
+  return (a === 'off' ? -1 : Number(a)) - (b === 'off' ? -1 : Number(b))
+}
 const MAX_RTT_MS = 1000
 const BALANCE = ['roundrobin', 'leastconn']
 
@@ -93,9 +102,9 @@ const DIMENSIONS = {
   ioDepth: {
     validate: int(1, 4096),
     help: 'queue depth of the FUSE delay layer',
-    first: () => 64,
+    first: () => IO_DEPTH,
     suffix: 'qd',
-    moot: (cell) => cell.ioDelay === 'off',
+    moot: (cell) => !usesDelayLayer(cell),
     variant: true
   },
   asyncApi: {
@@ -202,6 +211,10 @@ const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanU
   'shardOverlap']
 const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
 const ID = ['cell', 'repeat', 'order']
+// The results folder's layout, env.json's `format`: sweep/env.js writes RESULTS_FORMAT, report/read.js reads
+// OLDEST_FORMAT to RESULTS_FORMAT. A folder without it is format 1 (the layout before the field); 2 is 1 with the field.
+const OLDEST_FORMAT = 1
+const RESULTS_FORMAT = 2
 const SUMMARY = {
   sweep: {
     columns: [...ID, ...HISTORIC, ...LATER, ...SWEEP_FIGURES, ...SWEEP_LATER],
@@ -259,6 +272,6 @@ function valueLabel (name, value) {
 
 module.exports = {
   DIMENSIONS, VALIDATORS, SUFFIXES, MOOT, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, DIMENSION_COLUMNS, LINE_DIMENSIONS,
-  CELL_KEYS, BALANCE,
-  firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel
+  CELL_KEYS, BALANCE, IO_DEPTH, RESULTS_FORMAT, OLDEST_FORMAT,
+  usesDelayLayer, delayOrder, firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel
 }

@@ -82,4 +82,4 @@ function faultLine (e) {
   return `${e.key}: ${e.count} more failure${e.count === 1 ? '' : 's'} in the last ${(e.ms / 1000).toFixed(1)} s`
 }
 
-module.exports = { createFaultLog, describeFault, faultLine, WINDOW_MS }
+module.exports = { createFaultLog, describeFault, faultLine }

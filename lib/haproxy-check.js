@@ -2,10 +2,11 @@
 // Whether HAProxy can run here, and where it is: for lib/kinds.js (a balanced kind's problem) and
 // balancer/haproxy.js (which starts it).
 
+const { spawnSync } = require('node:child_process')
 const path = require('node:path')
 const { findOnPath } = require('./find-on-path')
 
-const INSTALL = 'apt-get install -y haproxy'
+const INSTALL = './run_benchmark.sh setup, or apt-get install -y haproxy'
 
 // Debian puts haproxy in /usr/sbin, which a user's PATH may lack.
 const findTool = (name, env = process.env) => findOnPath(name, [env.PATH || '', '/usr/sbin', '/usr/local/sbin', '/sbin'].join(path.delimiter))
@@ -25,4 +26,11 @@ function checkHaproxy (env = process.env) {
   return null
 }
 
-module.exports = { checkHaproxy, haproxyBinary, findTool, INSTALL }
+/** HAProxy's version line (for env.json), or null where it cannot run. */
+function haproxyVersion (env = process.env) {
+  const binary = haproxyBinary(env)
+  const res = binary ? spawnSync(binary, ['-v'], { encoding: 'utf8' }) : null
+  return res?.status === 0 ? res.stdout.split('\n')[0] : null
+}
+
+module.exports = { checkHaproxy, haproxyBinary, haproxyVersion, findTool, INSTALL }

@@ -91,4 +91,4 @@ function entryHelp ({ usage, about, sections = [], config = true }) {
   return [`Usage: ${usage}\n\n${about}\n`, ...sections, ...(config ? [configSection()] : [])].join('\n')
 }
 
-module.exports = { CONFIG_HELP, wantsHelp, helpSection, configSection, entryHelp }
+module.exports = { CONFIG_HELP, wantsHelp, helpSection, entryHelp }

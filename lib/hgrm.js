@@ -61,4 +61,4 @@ function parseHgrm (text) {
   return { rows, meanMs: footer.Mean, stdDeviationMs: footer.StdDeviation, maxMs: footer.Max, totalCount: footer['Total count'] }
 }
 
-module.exports = { formatHgrm, decodeHistogram, mergeHistograms, parseHgrm, US_PER_MS }
+module.exports = { formatHgrm, decodeHistogram, mergeHistograms, parseHgrm }

@@ -7,6 +7,7 @@
 
 const fs = require('node:fs')
 const os = require('node:os')
+const { readStat } = require('./proc')
 
 // Fields of /proc/stat's cpu line, in order (guest time is already inside user and nice).
 const STATES = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal']
@@ -28,14 +29,15 @@ function processTable (label = null) {
   for (const name of fs.readdirSync('/proc')) {
     if (name.charCodeAt(0) > 57) continue // not a pid
     try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1')
+      const stat = readStat(name)
+      if (stat === null) continue // it ended while we looked
       let ns = 0
       for (const tid of fs.readdirSync(`/proc/${name}/task`)) {
         const text = fs.readFileSync(`/proc/${name}/task/${tid}/schedstat`, 'latin1')
         ns += Number(text.slice(0, text.indexOf(' ')))
       }
       const labelled = label !== null && fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(label)
-      table.set(Number(name), { ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), ns, labelled })
+      table.set(Number(name), { ppid: stat.ppid, ns, labelled })
     } catch {} // it ended while we looked
   }
   return table

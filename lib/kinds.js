@@ -82,6 +82,18 @@ function kindProblem (kind, where) {
   return KINDS[kind].model === 'reuseport' ? reusePortProblem(where) : null
 }
 
+/**
+ * Why a kind cannot take an fsync setting, or null: fsync=group shares one flush among the PUTs that
+ * arrived meanwhile, which needs an async store (a sync process handles one request at a time).
+ * @param {string} kind a name in KINDS
+ * @param {'none'|'each'|'group'} fsync
+ * @returns {string|null}
+ */
+function fsyncProblem (kind, fsync) {
+  if (fsync !== 'group' || KINDS[kind].store === 'async') return null
+  return `fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`
+}
+
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`
 // A process model in words, for nServers processes.
 const MODEL_WORDS = {
@@ -117,4 +129,4 @@ function pairLabel (a, b) {
   return `${ka.store}, ${ma} vs ${kb.store}, ${mb}`
 }
 
-module.exports = { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, parseVersion, modelLabel, pairLabel }
+module.exports = { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, fsyncProblem, parseVersion, modelLabel, pairLabel }

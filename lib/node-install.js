@@ -82,4 +82,4 @@ function installNode (range, { cacheDir = CACHE_DIR, npm = 'npm', notify = () =>
   }
 }
 
-module.exports = { installNode, newestInRegistry, PACKAGE }
+module.exports = { installNode, newestInRegistry }

@@ -50,4 +50,4 @@ function newestLts (date = new Date()) {
   return supportedLts(date).at(-1)
 }
 
-module.exports = { LINES, lineStatus, supportedLts, newestLts }
+module.exports = { lineStatus, supportedLts, newestLts }

@@ -172,4 +172,4 @@ function binaryFor (version) {
   return findCached({ type: 'full', version })?.path ?? null
 }
 
-module.exports = { binaryFor, parseNodeSpec, resolveNode, probeNode, cachedNodes, findCached, systemNode, binaryIn, newestFirst, CACHE_DIR, FORMS, nodeSpec }
+module.exports = { binaryFor, parseNodeSpec, resolveNode, probeNode, cachedNodes, findCached, systemNode, binaryIn, newestFirst, CACHE_DIR, nodeSpec }

@@ -41,4 +41,9 @@ function formatSlo (slo) {
   return slo.map((t) => `${t.name} ≤ ${formatLatency(t.us)}`).join(', ')
 }
 
-module.exports = { parseSlo, formatSlo, formatLatency, PERCENTILES }
+/** A target as --slo takes it: "p99:20ms". */
+function sloFlag (slo) {
+  return slo.map((t) => `${t.name}:${t.us / 1000}ms`).join(',')
+}
+
+module.exports = { parseSlo, formatSlo, sloFlag, formatLatency, PERCENTILES }

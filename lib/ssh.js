@@ -8,7 +8,7 @@ const { rule, refuse } = require('./config')
 const { findOnPath } = require('./find-on-path')
 
 const HOST_FORM = '[user@]host[:port] (host a name, an IPv4 address or [IPv6])'
-const INSTALL = 'apt-get install -y openssh-client'
+const INSTALL = './run_benchmark.sh setup, or apt-get install -y openssh-client'
 const CONNECT_TIMEOUT_S = 5
 
 /**
@@ -104,4 +104,4 @@ function runRemote (host, line, { ssh = [], timeoutMs = 30000 } = {}) {
   return { status: res.status, stdout: res.stdout ?? '', stderr: res.stderr ?? '', error }
 }
 
-module.exports = { HOST_OPTIONS, sshBinary, parseHost, parseHostList, parseSshOptions, sshWords, sshArgs, shellQuote, inDir, runRemote }
+module.exports = { HOST_OPTIONS, sshBinary, parseHost, parseHostList, sshWords, sshArgs, shellQuote, inDir, runRemote }

@@ -3,6 +3,7 @@
 // CPU time and requests served, per process; a cluster worker gathers its siblings via the primary.
 
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
+const { fairness } = require('./stats')
 
 const GATHER_TIMEOUT_MS = 2000
 const STATS_PATH = '/_stats' // GET: the figures; POST STATS_PATH/reset: a new window
@@ -56,7 +57,6 @@ function summarize (kind, processes) {
   const servers = processes.filter((p) => p.role !== 'primary')
   const requests = servers.map((p) => p.requests)
   const total = requests.reduce((a, b) => a + b, 0)
-  const squares = requests.reduce((a, b) => a + b * b, 0)
   return {
     kind,
     processes,
@@ -65,7 +65,7 @@ function summarize (kind, processes) {
       cpuUs: processes.reduce((a, p) => a + p.cpuUs.user + p.cpuUs.system, 0),
       meanUtilization: servers.reduce((a, p) => a + p.utilization, 0) / servers.length,
       share: requests.map((n) => (total ? n / total : 0)),
-      fairness: squares ? (total * total) / (servers.length * squares) : 1
+      fairness: fairness(requests)
     }
   }
 }

@@ -4,20 +4,13 @@
 // and what the storage layer cost. Used by report/page.js.
 
 const { html } = require('./html-template')
-const { fixed, roundsNote, processes } = require('./verdicts')
+const { fixed, roundsNote } = require('./verdicts')
 const { judge } = require('./intervals')
-const { interpolateCrossing, settingEffects } = require('./crossover')
-const { delayLabel } = require('./chart-crossover')
+const { interpolateCrossing, settingEffects, delayLabel, groupName } = require('./crossover')
 const { spread } = require('./cells')
 
 const at = (delay) => (delay === 'off' ? 'at the plain folder' : `at ${delay} µs`)
 const ratioText = (r) => `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixed(r.high, 2)}]`
-
-/** "With 1 process", "With a cluster of 2 workers", with the load and the other settings. */
-function groupName (g) {
-  return `${processes({ kind: g.kind, nServers: g.processes }, Infinity)} and ${g.load} client process${g.load === 1 ? '' : 'es'}` +
-    `${g.rest ? ` (${g.rest})` : ''}`
-}
 
 // One sentence on one async line against sync.
 function crossingSentence ({ line, against, ratios, from }) {
@@ -81,4 +74,4 @@ function storageAnswerSection (groups, charts, env) {
     </section>`
 }
 
-module.exports = { storageAnswerSection, crossingSentence, groupName }
+module.exports = { storageAnswerSection, groupName }

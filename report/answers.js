@@ -5,7 +5,8 @@
 // and what stayed undecided. Used by report/page.js, after the storage answer.
 
 const { html } = require('./html-template')
-const { formatRatio, roundsNote, verdictParts, groupBy, processes } = require('./verdicts')
+const { roundsNote, verdictParts, groupBy, processes } = require('./verdicts')
+const { calibration } = require('./calibration')
 const { settingsLabel } = require('./comparisons')
 const { frameworkAnswers } = require('./answers-framework')
 const { KINDS, modelLabel } = require('../lib/kinds')
@@ -34,25 +35,6 @@ function modelSentences (entries, cores, margin) {
     const words = { up: `the ${ma} faster`, down: `the ${mb} faster` }
     return `${KINDS[a.kind].store}${where(some[0])}, ${ma}${over} over ${mb}: ${verdictParts(some.map(at), words, margin).join('; ')}.`
   })
-}
-
-/**
- * The sentence about the A/A calibration, and whether it failed (the report then warns at the top).
- * @param {object[]} verdicts the folder's throughput verdicts
- * @returns {{ text: string, failed: boolean } | null} null when the folder has no A/A pair
- */
-function calibration (verdicts) {
-  const aa = verdicts.find((e) => e.aa && e.metric === 'opsPerSec')
-  if (!aa) return null
-  const [a] = aa.cells
-  const what = `the A/A pair (${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}, ${a.load} client processes, one configuration run as two cells)`
-  if (!aa.ratio || aa.ratio.few) return { text: `Calibration: ${what} has too few rounds for an interval.`, failed: false }
-  const failed = aa.verdict === 'faster' || aa.verdict === 'slower'
-  const outcome = { same: `came out the same within ±${Math.round(aa.margin * 100)}%, as it must`,
-    undecided: 'came out undecided: its interval is wider than the margin, so "same" verdicts below are weaker than they look',
-    faster: 'came out different: the machine or the method moved one copy of the same server, so no verdict here can be trusted',
-    slower: 'came out different: the machine or the method moved one copy of the same server, so no verdict here can be trusted' }
-  return { text: `Calibration: ${what}: A/B ${formatRatio(aa.ratio)}, ${outcome[aa.verdict]}.`, failed }
 }
 
 function undecidedSentence (entries, margin) {
@@ -87,4 +69,4 @@ function answersSection (results, cells, { verdicts, margin }) {
     <li>${undecidedSentence(ops, margin)}</li></ul></section>`
 }
 
-module.exports = { answersSection, calibration }
+module.exports = { answersSection }

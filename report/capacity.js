@@ -8,13 +8,14 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { groupCells } = require('./cells')
 const { comparisons, settingsLabel } = require('./comparisons')
-const { medianInterval, median, MARGIN } = require('./intervals')
+const { medianInterval, MARGIN } = require('./intervals')
+const { median } = require('../lib/stats')
 const { formatRatio } = require('./verdicts')
 const { latencyLoadChart, regimeMapChart } = require('./chart-capacity')
 const { html, raw } = require('./html-template')
 const { CSS, environment, hostsLead } = require('./page')
 const { summaryTable } = require('./tables')
-const { DIMENSION_COLUMNS } = require('../lib/dimensions')
+const { DIMENSION_COLUMNS, delayOrder } = require('../lib/dimensions')
 const { modelLabel } = require('../lib/kinds')
 const { formatSlo } = require('../lib/slo')
 
@@ -66,7 +67,7 @@ function renderCapacityReport (results) {
           capacity: c.capacity?.estimate ?? null, points: c.points })) }) })
   }
   if (regimes.length > 1) {
-    const sorted = [...new Set(cells.map((c) => c.ioDelay))].sort((a, b) => (a === 'off' ? -1 : b === 'off' ? 1 : a - b))
+    const sorted = [...new Set(cells.map((c) => c.ioDelay))].sort(delayOrder)
     const kinds = [...new Map(cells.map((c) => [`${c.kind} ${c.nServers}`, c])).values()]
     charts.push({ file: 'regime-map.svg', title: 'Capacity against storage latency',
       svg: regimeMapChart({ title: `Capacity under ${formatSlo(slo)} against storage latency`, env, regimes: sorted.map(regimeLabel),

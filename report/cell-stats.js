@@ -4,7 +4,8 @@
 
 const { stringify } = require('csv-stringify/sync')
 const { varyingSettings } = require('./cells')
-const { medianInterval, median } = require('./intervals')
+const { medianInterval } = require('./intervals')
+const { median } = require('../lib/stats')
 
 // Figures that get an interval, per summary format.
 const FIGURES = {

@@ -4,6 +4,7 @@
 
 const { KINDS } = require('./read')
 const { CELL_KEYS } = require('../lib/dimensions')
+const { median } = require('../lib/stats')
 
 /**
  * The settings columns (uvThreadpoolSize, schedPolicy, ...) that take more than one value. An
@@ -53,11 +54,9 @@ function kindRank (kind) {
  * @returns {{ median: number, min: number, max: number } | null} null when there is no value
  */
 function spread (cell, column) {
-  const values = cell.valid.map((r) => r[column]).filter((v) => v !== null).sort((a, b) => a - b)
+  const values = cell.valid.map((r) => r[column]).filter((v) => v !== null)
   if (values.length === 0) return null
-  const mid = values.length >> 1
-  const median = values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2
-  return { median, min: values[0], max: values[values.length - 1] }
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) }
 }
 
 /**

@@ -5,14 +5,10 @@
 const { spread } = require('./cells')
 const { renderSvg, chartTitle } = require('./chart-svg')
 const { renderErrorBar } = require('./chart-scaling')
+const { delayLabel } = require('./crossover')
 
 const COLORS = ['#c0392b', '#2471a3', '#17a589', '#8e44ad', '#e67e22', '#2c3e50', '#b7950b', '#7f8c8d']
 const PANEL_WIDTH = 520
-
-/** The x label of a delay: the plain folder, or the FUSE layer's delay. */
-function delayLabel (delay) {
-  return delay === 'off' ? 'plain folder' : `${delay} µs`
-}
 
 /**
  * Renders one group's chart: two panels, ops/s and GET p99 (log scale), a line per variant.
@@ -45,4 +41,4 @@ function crossoverChart ({ title, env, group }) {
   return renderSvg(option, { width: PANEL_WIDTH * 2, height: 460 })
 }
 
-module.exports = { crossoverChart, delayLabel }
+module.exports = { crossoverChart }

@@ -56,4 +56,4 @@ function spectrumChart ({ title, env, lines }) {
   return renderSvg(option, { width: 940, height: 420 })
 }
 
-module.exports = { spectrumChart, percentileLabel }
+module.exports = { spectrumChart }

@@ -99,4 +99,4 @@ function verdictsChart ({ title, env, margin, entries }) {
   return renderSvg(option, { width: Math.ceil(Math.max(900, left + right + PLOT)), height: TOP + BOTTOM + ROW * entries.length })
 }
 
-module.exports = { verdictsChart, verdictText, VERDICT_COLORS }
+module.exports = { verdictsChart, VERDICT_COLORS }

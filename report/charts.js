@@ -9,7 +9,7 @@ const { spectrumChart } = require('./chart-spectrum')
 const { spectrumGroups } = require('./spectra')
 const { uslChart } = require('./chart-usl')
 const { crossoverChart } = require('./chart-crossover')
-const { groupName } = require('./answer-storage')
+const { groupName } = require('./crossover')
 
 const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single process'
 

@@ -4,6 +4,7 @@
 
 const { html } = require('./html-template')
 const { fixed, formatRatio } = require('./verdicts')
+const { median } = require('../lib/stats')
 
 // A figure's change, B against A (report/intervals.js judge): faster or slower for throughput, lower
 // or higher for a latency; '' when it is not a clear change.
@@ -12,10 +13,6 @@ const mark = (figure) => WORDS[figure.better][figure.verdict] ?? ''
 // A verdict entry of verdicts.json in words: "1.35× [1.22–1.49] faster".
 const verdictText = (v) => (v ? `${Number.isFinite(v.estimate) ? `${formatRatio(v)} ` : ''}${v.verdict}` : '–')
 
-const median = (xs) => {
-  const s = [...xs].sort((p, q) => p - q)
-  return s.length === 0 ? null : s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
 const num = (x) => (x === null ? '–' : fixed(x, 0))
 const ratioText = (f) => (f.ratio ? formatRatio(f.ratio) : '–')
 

@@ -140,4 +140,4 @@ function runCompare (argv) {
 
 if (require.main === module) process.exitCode = runCompare(process.argv.slice(2))
 
-module.exports = { compareFolders, runCompare, FIGURES }
+module.exports = { runCompare }

@@ -1,18 +1,15 @@
 'use strict'
 // Where async wins: throughput of each kind/API/io_uring/pool variant against storage latency
-// (ioDelay), per process count and load, and the latency at which async overtakes sync. Used by
-// report/index.js (analysis), report/answer-storage.js (sentences) and report/chart-crossover.js.
+// (ioDelay), per process count and load, and the latency at which async overtakes sync; a group's
+// and a delay's names. Used by report/index.js (analysis), report/answer-storage.js (sentences) and
+// report/chart-crossover.js.
 
 const { pairedRatio, judge } = require('./intervals')
+const { processes } = require('./verdicts')
 const { KINDS, isMultiProcess } = require('../lib/kinds')
-const { LINE_DIMENSIONS: LINE_SETTINGS, valueLabel } = require('../lib/dimensions')
+const { LINE_DIMENSIONS: LINE_SETTINGS, valueLabel, delayOrder } = require('../lib/dimensions')
 
 // LINE_SETTINGS make a line of their own in a crossover chart; ioDelay is the x axis.
-
-/** 'off' (a plain folder) first, then the delays in µs. */
-function delayOrder (a, b) {
-  return (a === 'off' ? -1 : Number(a)) - (b === 'off' ? -1 : Number(b))
-}
 
 // The throughput ratio a/b taken round by round, or null.
 const ratio = (a, b) => pairedRatio(a, b, 'opsPerSec')
@@ -126,4 +123,15 @@ function settingEffects (group) {
   return effects
 }
 
-module.exports = { crossoverGroups, interpolateCrossing, settingEffects, delayOrder }
+/** "With 1 process", "With a cluster of 2 workers", with the load and the other settings. */
+function groupName (g) {
+  return `${processes({ kind: g.kind, nServers: g.processes }, Infinity)} and ${g.load} client process${g.load === 1 ? '' : 'es'}` +
+    `${g.rest ? ` (${g.rest})` : ''}`
+}
+
+/** The x label of a delay: the plain folder, or the FUSE layer's delay. */
+function delayLabel (delay) {
+  return delay === 'off' ? 'plain folder' : `${delay} µs`
+}
+
+module.exports = { crossoverGroups, interpolateCrossing, settingEffects, groupName, delayLabel }

@@ -3,13 +3,9 @@
 // interval; a ratio of two cells taken within each round, then summarised over the rounds; the
 // noise band of the A/A pairs and the verdict of a ratio against it. Used by report/.
 
-const CONFIDENCE = 0.95
+const { median } = require('../lib/stats')
 
-function median (values) {
-  const s = [...values].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
-}
+const CONFIDENCE = 0.95
 
 // P(X <= j) for j = 0..n of X ~ Binomial(n, 1/2).
 function binomialCdf (n) {
@@ -187,5 +183,5 @@ function isPrecise (ratio, margin = MARGIN) {
 }
 
 module.exports = {
-  medianInterval, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, median, CONFIDENCE, MARGIN
+  medianInterval, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, CONFIDENCE, MARGIN
 }

@@ -13,8 +13,8 @@ const { uslSection } = require('./usl-section')
 const { storageAnswerSection } = require('./answer-storage')
 const { answersSection } = require('./answers')
 const { versionsSection } = require('./versions-view')
-const { modelsSection } = require('./models')
-const { placementSection } = require('./placement')
+const { modelsSection } = require('./models-section')
+const { placementSection } = require('./placement-section')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }

@@ -1,24 +1,23 @@
 'use strict'
-// How precise a results folder's headline comparisons are so far: the sweep asks after every
-// round whether each interval is narrow enough to decide (report/intervals.js isPrecise: its width
-// alone, never whether a difference is significant), to stop adding rounds, and which cells still
-// have a comparison to narrow.
+// How precise a run's headline comparisons are so far: the sweep asks after every round, with the
+// rows it has written (report/read.js sweepRows), whether each interval is narrow enough to decide
+// (report/intervals.js isPrecise: its width alone, never whether a difference is significant), to
+// stop adding rounds, and which cells still have a comparison to narrow.
 
-const { readResults } = require('./read')
 const { groupCells } = require('./cells')
 const { headlineComparisons } = require('./comparisons')
 const { isPrecise } = require('./intervals')
 
 /**
- * @param {string} dir a results folder being written
+ * @param {{ rows: object[], load: string, variants: string[] }} results typed rows (report/read.js sweepRows or readResults)
  * @param {number} margin
  * @returns {{ precise: boolean, summary: string, open: string[], needed: (id: string) => boolean }} open: the
  *   labels still too wide; needed: whether a cell is in one of them, or in no comparison at all
  */
-function precision (dir, margin) {
+function precision (results, margin) {
   let entries
   try {
-    entries = headlineComparisons(groupCells(readResults(dir)), { margin })
+    entries = headlineComparisons(groupCells(results), { margin })
   } catch (err) {
     return { precise: false, summary: `intervals unknown (${err.message})`, open: [], needed: () => true }
   }

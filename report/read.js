@@ -6,7 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { parse } = require('csv-parse/sync')
 const { KIND_NAMES: KINDS } = require('../lib/kinds')
-const { SUMMARY, TEXT_COLUMNS: DIMENSION_TEXT } = require('../lib/dimensions')
+const { SUMMARY, TEXT_COLUMNS: DIMENSION_TEXT, RESULTS_FORMAT, OLDEST_FORMAT } = require('../lib/dimensions')
 
 // Columns each summary.csv format must have (sweep and capacity: lib/dimensions.js SUMMARY); later
 // columns may be appended and are kept as text.
@@ -38,6 +38,7 @@ const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep coul
  */
 function readResults (dir) {
   const env = readJson(path.join(dir, 'env.json'))
+  checkFormat(env, path.join(dir, 'env.json'))
   const file = path.join(dir, 'summary.csv')
   const { columns, records } = readCsv(file)
   const missing = (name) => FORMATS[name].columns.filter((c) => !columns.includes(c))
@@ -46,16 +47,7 @@ function readResults (dir) {
     throw new Error(`${file}: the header is neither a sweep, a peak nor a capacity summary ` +
       `(as a ${format} summary it lacks ${missing(format).join(', ')})`)
   }
-  const { optional } = FORMATS[format]
-  const known = new Set([...FORMATS[format].columns, ...optional])
-  const rows = records.map((record, i) => {
-    const row = Object.fromEntries(optional.map((name) => [name, name === 'variant' ? '' : null]))
-    columns.forEach((name, j) => {
-      row[name] = known.has(name) ? typeValue(name, record[j], `${file} line ${i + 2}`) : record[j]
-    })
-    if (row.oversubscribed === undefined) row.oversubscribed = row.nServers > env.cpus
-    return row
-  })
+  const rows = typeRows(format, columns, records, (i) => `${file} line ${i + 2}`, env.cpus)
   const { load, variants } = FORMATS[format]
   // The Node versions the servers ran (the node column; older folders: the sweep's own).
   const served = [...new Set(rows.map((r) => r.node).filter(Boolean))]
@@ -64,6 +56,44 @@ function readResults (dir) {
   const cellsKept = fs.existsSync(path.join(dir, 'cells'))
   return { dir, env, format, load, variants, columns, rows, ...readRecords(dir),
     readCellJson: (row) => (cellsKept ? readJson(path.join(dir, row.json)) : null) }
+}
+
+// Each record's text typed by its column; the optional columns a record lacks are null ('' for variant).
+function typeRows (format, columns, records, where, cpus) {
+  const { optional } = FORMATS[format]
+  const known = new Set([...FORMATS[format].columns, ...optional])
+  return records.map((record, i) => {
+    const row = Object.fromEntries(optional.map((name) => [name, name === 'variant' ? '' : null]))
+    columns.forEach((name, j) => {
+      row[name] = known.has(name) ? typeValue(name, record[j], where(i)) : record[j]
+    })
+    if (row.oversubscribed === undefined) row.oversubscribed = row.nServers > cpus
+    return row
+  })
+}
+
+/**
+ * The rows an interleaved run has written so far, typed as readResults types them from summary.csv, without
+ * reading the folder: the sweep asks after every round how precise its comparisons are (report/precision.js).
+ * @param {object[]} rows summary rows as sweep/cell.js rowOf makes them
+ * @returns {{ format: 'sweep', load: string, variants: string[], columns: string[], rows: object[] }}
+ */
+function sweepRows (rows) {
+  const { columns } = SUMMARY.sweep
+  // As summary.csv holds them: missing as '', the rest as text (csv-stringify's numbers, our booleans).
+  const records = rows.map((row) => columns.map((c) => (row[c] === undefined || row[c] === null ? '' : String(row[c]))))
+  const { load, variants } = FORMATS.sweep
+  return { format: 'sweep', load, variants, columns, rows: typeRows('sweep', columns, records, (i) => `row ${i + 1}`) }
+}
+
+// A folder of a layout this checkout does not know is refused before anything in it is read.
+function checkFormat (env, file) {
+  const format = env.format ?? OLDEST_FORMAT
+  const known = `${OLDEST_FORMAT}-${RESULTS_FORMAT}`
+  if (!Number.isInteger(format) || format < OLDEST_FORMAT) {
+    throw new Error(`${file}: results format ${JSON.stringify(format)} is not one this checkout reads (${known})`)
+  }
+  if (format > RESULTS_FORMAT) throw new Error(`${file}: results format ${format} is newer than this checkout reads (${known}): update the checkout`)
 }
 
 // The interleaved run's records (sweep/rounds.js) and a capacity run's probes (sweep/capacity/run.js),
@@ -129,4 +159,4 @@ function typeValue (name, text, where) {
   return value
 }
 
-module.exports = { readResults, KINDS }
+module.exports = { readResults, sweepRows, KINDS }

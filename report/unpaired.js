@@ -2,7 +2,8 @@
 // The ratio of two independent samples, for `compare` (one cell in two result folders, whose
 // rounds do not pair): the Hodges–Lehmann estimate and its exact Mann–Whitney interval.
 
-const { orderInterval, median, CONFIDENCE } = require('./intervals')
+const { orderInterval, CONFIDENCE } = require('./intervals')
+const { median } = require('../lib/stats')
 
 // P(U <= u) for u = 0..m*n, U the Mann–Whitney statistic of samples of m and n with no ties.
 function mannWhitneyCdf (m, n) {

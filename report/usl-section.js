@@ -1,32 +1,9 @@
 'use strict'
-// The report's scaling model: a USL fit of throughput against nServers per multi-process kind, and
-// its section: the USL chart(s) and a table of λ, σ, κ, R² and the predicted peak per cluster kind
-// and nClients. Used by report/index.js and report/page.js.
+// The scaling model's section (report/usl-fit.js): the USL chart(s) and a table of λ, σ, κ, R² and the
+// predicted peak per cluster kind and nClients. Used by report/page.js.
 
 const { html, raw } = require('./html-template')
 const { fixed } = require('./verdicts')
-const { isMultiProcess } = require('../lib/kinds')
-const { fitUsl } = require('../lib/usl')
-const { validValues } = require('./cell-stats')
-
-/**
- * A USL fit of throughput against nServers per multi-process kind, nClients and settings, over every
- * valid repeat; fit is null when the repeats cover fewer than 3 values of nServers.
- * @param {object[]} cells main cells from summariseCells
- * @returns {{ settings, load, kind, points: { n, x }[], levels: number, fit: object|null }[]}
- */
-function fitScaling (cells) {
-  const groups = new Map()
-  for (const cell of cells.filter((c) => isMultiProcess(c.kind))) {
-    const key = [cell.variant, cell.load, cell.kind, cell.api].join('|')
-    if (!groups.has(key)) groups.set(key, { settings: cell.variant, load: cell.load, kind: cell.kind, api: cell.api, points: [] })
-    for (const x of validValues(cell, 'opsPerSec')) groups.get(key).points.push({ n: cell.nServers, x })
-  }
-  return [...groups.values()].map((group) => {
-    const levels = new Set(group.points.map((p) => p.n)).size
-    return { ...group, levels, fit: levels >= 3 ? fitUsl(group.points) : null }
-  }).sort((a, b) => a.load - b.load)
-}
 
 function formatPeak (fit, nMax, cores) {
   if (fit.peakN === Infinity) return 'no peak (κ = 0)'
@@ -84,4 +61,4 @@ function uslSection (results, fits, charts) {
     <tbody>${fitted.map(row)}</tbody></table></div>${notFitted}</section>`
 }
 
-module.exports = { fitScaling, uslSection }
+module.exports = { uslSection }

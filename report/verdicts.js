@@ -6,9 +6,6 @@
 const { judge, MARGIN } = require('./intervals')
 const { modelLabel } = require('../lib/kinds')
 
-/** "1 worker", "2 workers". */
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
-
 /**
  * "With 1 process", "With a cluster of 2 workers", "With 2 backends behind HAProxy" (lib/kinds.js
  * modelLabel), and a note when they outnumber the cores.
@@ -98,4 +95,4 @@ function roundsNote (ratios) {
     `at ${fixed(confidence * 100, 1)}% confidence or more${weak}`
 }
 
-module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, plural, pct }
+module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct }

@@ -69,9 +69,13 @@ function versionsSection (analysis) {
   return html`<section><h2>Node versions</h2>
     <p>The same cells on each Node version (the server and its workers ran on it; every client
     ran on one Node, so the load generator's cost does not change with the version). Throughput
-    is the median of the valid repeats with its 95% bootstrap interval; a ratio's verdict is
-    given only when its interval leaves out 1. The line status is the Node release line's on the
-    day of the run; findings are judged on the supported LTS lines when the folder has any.</p>
+    is the median of the valid rounds with its order-statistic interval (95% or more from 6 rounds
+    on; with fewer, the lowest to the highest round). Each ratio (sync over async, a version over
+    the oldest) is taken within each round and summarised over the rounds by its Hodges–Lehmann
+    estimate with Wilcoxon's signed-rank interval at 95%: faster or slower when that interval
+    leaves out 1, the same when it lies within ±5%, else undecided. The line status is the Node
+    release line's on the day of the run; findings are judged on the supported LTS lines when the
+    folder has any.</p>
     <ul class="findings">${findings.map((f) => html`<li>${f}</li>`)}</ul>
     ${tables.map((t) => html`<p class="caption">${t.title}</p><div class="scroll"><table class="versions">
       <thead><tr>${t.head.map((h) => html`<th>${h}</th>`)}</tr></thead>
@@ -97,4 +101,4 @@ function versionsMarkdown (results, analysis) {
     ...tables.flatMap((t) => [`## ${t.title}`, '', row(t.head), row(t.head.map(() => '---')), ...t.rows.map(row), ''])].join('\n')
 }
 
-module.exports = { versionTables, versionsSection, versionsMarkdown }
+module.exports = { versionsSection, versionsMarkdown }

@@ -91,4 +91,4 @@ function overOldest (group, versions, node, kind, column = 'opsPerSec') {
   return cell && base && cell.valid.length > 0 && base.valid.length > 0 ? ratio(cell, base, column) : null
 }
 
-module.exports = { compareVersions, overOldest, versionVerdict, pairsOf, MEASURES }
+module.exports = { compareVersions, overOldest, versionVerdict, pairsOf }

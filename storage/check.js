@@ -10,7 +10,7 @@ const { findOnPath } = require('../lib/find-on-path')
 const DIR = __dirname
 const SOURCE = path.join(DIR, 'delayfs.c')
 const BINARY = path.join(DIR, 'build', 'delayfs')
-const INSTALL = 'apt-get install fuse3 libfuse3-dev pkg-config gcc make'
+const INSTALL = './run_benchmark.sh setup, or apt-get install -y fuse3 libfuse3-dev pkg-config gcc make'
 
 function isBuilt () {
   try {
@@ -61,4 +61,4 @@ function buildDelayFs () {
   return BINARY
 }
 
-module.exports = { checkFuse, buildDelayFs, BINARY }
+module.exports = { checkFuse, buildDelayFs }

@@ -5,11 +5,12 @@
 const { checkFuse } = require('./check')
 const { mountDelayFs } = require('./mount')
 const { cleanStaleMounts } = require('./stale')
+const { IO_DEPTH } = require('../lib/dimensions')
 
-const USAGE = `usage: node storage/cli.js --backing=DIR --mountpoint=DIR [--ioDelay=1000] [--ioDepth=64]
+const DEFAULTS = { ioDelay: '1000', ioDepth: String(IO_DEPTH) }
+const USAGE = `usage: node storage/cli.js --backing=DIR --mountpoint=DIR [--ioDelay=${DEFAULTS.ioDelay}] [--ioDepth=${DEFAULTS.ioDepth}]
   Mounts DIR at the mountpoint through delayfs: every read and write waits ioDelay µs,
   at most ioDepth of them at once. SIGUSR1 to this process prints the counters; Ctrl-C unmounts.`
-const DEFAULTS = { ioDelay: '1000', ioDepth: '64' }
 
 function usageError (message) {
   process.stderr.write(`storage: ${message}\n${USAGE}\n`)
@@ -72,6 +73,6 @@ async function main (argv) {
   })
 }
 
-module.exports = { main, parseFlags }
+module.exports = { main }
 
 if (require.main === module) main(process.argv.slice(2))

@@ -6,6 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { buildDelayFs } = require('./check')
+const { IO_DEPTH } = require('../lib/dimensions')
 const { delayfsMounts, isMounted, lazyUnmount, readMounts } = require('./stale')
 
 const READY = /^mounted (.*) pid=(\d+)$/
@@ -67,7 +68,7 @@ const waitFor = (promise, ms) => new Promise((resolve) => {
  *   stats: function(): Promise<object>, unmount: function(): Promise<object|null> }>}
  *   unmount() resolves with the counters the daemon printed as it exited, or null if it was killed
  */
-async function mountDelayFs ({ backing, mountpoint, ioDelay, ioDepth = 64, log = stderrLog, readyTimeoutMs = 10000, stopTimeoutMs = 5000 }) {
+async function mountDelayFs ({ backing, mountpoint, ioDelay, ioDepth = IO_DEPTH, log = stderrLog, readyTimeoutMs = 10000, stopTimeoutMs = 5000 }) {
   if (!Number.isInteger(ioDelay) || ioDelay < 0) throw new TypeError(`ioDelay must be an integer >= 0 (µs), got ${ioDelay}`)
   if (!Number.isInteger(ioDepth) || ioDepth < 1) throw new TypeError(`ioDepth must be an integer >= 1, got ${ioDepth}`)
   if (typeof mountpoint !== 'string' || !mountpoint) throw new TypeError(`mountpoint must be a path, got ${mountpoint}`)

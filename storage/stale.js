@@ -5,6 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { readStat, isAlive } = require('../lib/proc')
 
 // /proc/mounts escapes space, tab, newline and backslash as \ooo.
 const unescape = (field) => field.replace(/\\([0-7]{3})/g, (_, oct) => String.fromCharCode(parseInt(oct, 8)))
@@ -33,24 +34,8 @@ function delayfsMounts () {
 
 const isMounted = (mountpoint) => readMounts().some((m) => m.mountpoint === mountpoint)
 
-// A zombie is gone for our purposes: it serves no mount and owns nothing.
-function processState (pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const close = stat.lastIndexOf(')')
-    return { comm: stat.slice(stat.indexOf('(') + 1, close), state: stat[close + 2] }
-  } catch {
-    return null
-  }
-}
-
-function isAlive (pid) {
-  const proc = processState(pid)
-  return Boolean(proc) && proc.state !== 'Z' && proc.state !== 'X'
-}
-
 // A pid reused by another program is not our daemon.
-const isDaemonAlive = (pid) => isAlive(pid) && processState(pid).comm === 'delayfs'
+const isDaemonAlive = (pid) => isAlive(pid) && readStat(pid)?.comm === 'delayfs'
 
 /** Lazily unmounts (a busy mount goes too); returns null on success, else the reason. */
 function lazyUnmount (mountpoint) {
@@ -98,4 +83,4 @@ function cleanStaleMounts (log = (line) => process.stderr.write(`${line}\n`), un
   return cleaned
 }
 
-module.exports = { cleanStaleMounts, delayfsMounts, isMounted, isAlive, isDaemonAlive, lazyUnmount, readMounts }
+module.exports = { cleanStaleMounts, delayfsMounts, isMounted, lazyUnmount, readMounts }

@@ -9,8 +9,8 @@ const { ROOT } = require('../lib/config')
 const { SUMMARY, dimensionRow } = require('../lib/dimensions')
 const { formatHgrm, decodeHistogram } = require('../lib/hgrm')
 const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
-const { withServer } = require('./harness')
-const { runGroup, groupCpuUs, processCpuUs } = require('./process-group')
+const { withServer, storageNow } = require('./harness')
+const { runGroup, groupCpuUs } = require('./process-group')
 const { writeText } = require('./results')
 const { connectRun } = require('./placement')
 
@@ -169,8 +169,7 @@ async function runClientCell (run, ctx) {
   const { cell } = run
   const fields = await withServer(run, ctx, async (opened) => {
     const { server, storage, placement, log, configFile, files } = opened
-    const storageNow = async () => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
-    const storageStart = await storageNow()
+    const storageStart = await storageNow(storage)
     const cpuStart = opened.remote ? 0 : groupCpuUs(server.child.pid)
     // The client's way to the server: the configured address, or the namespace's with the cell's round trip.
     const link = await connectRun(ctx.hosts ?? null, cell.rtt ?? 0, server.port)
@@ -182,7 +181,7 @@ async function runClientCell (run, ctx) {
     } finally {
       linkFields = await link.close()
     }
-    const storageEnd = await storageNow()
+    const storageEnd = await storageNow(storage)
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
     // A server on another host: its CPU time from its telemetry (the measured phase), not from /proc here.
     const serverCpuUs = opened.remote ? json?.serverStats?.totals.cpuUs ?? '' : groupCpuUs(server.child.pid) - cpuStart

@@ -5,18 +5,12 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
+const { readStat } = require('../lib/proc')
 
 const OWNER = '.sweep-owner'
 
 // The kernel's start time of a process (clock ticks since boot), or null if there is none.
-function startTime (pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
-  } catch {
-    return null
-  }
-}
+const startTime = (pid) => readStat(pid)?.startTime ?? null
 
 /**
  * Removes the data roots under dataPath that a sweep which is gone left behind.

@@ -11,9 +11,10 @@ const { startServer } = require('./server')
 const { mountDelayFs } = require('../storage')
 const { placeRun } = require('./placement')
 const { KINDS } = require('../lib/kinds')
-const { serverEnv } = require('../lib/dimensions') // the cell's dimensions that reach the server as environment variables
+const { serverEnv, usesDelayLayer } = require('../lib/dimensions') // serverEnv: the cell's dimensions that reach the server as environment variables
 const { remoteServer } = require('./hosts')
 const { openData } = require('../client/data-host')
+const { processCpuUs } = require('../lib/proc')
 
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
@@ -61,7 +62,7 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
   }
   try {
     if (elsewhere) await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: JSON.stringify(config) } })
-    if (cell.ioDelay !== undefined && cell.ioDelay !== 'off') {
+    if (usesDelayLayer(cell)) {
       fs.mkdirSync(backing)
       const say = (line) => log.write(`# ${line}\n`)
       opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: say })
@@ -86,6 +87,9 @@ const HERE = openData(null)
 
 /** The run's data files (client/data-host.js): on the server host when there is one, else here. */
 const dataOf = (ctx) => ctx.remote?.data ?? HERE
+
+/** The delay layer's counters and its daemon's CPU now, or null for a plain folder. */
+const storageNow = async (storage) => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
 
 /** Why the server is gone, or '' while it runs. */
 function serverGone (opened) {
@@ -119,4 +123,4 @@ async function withServer (run, ctx, work) {
   }
 }
 
-module.exports = { withServer, openServer, serverGone, dataOf }
+module.exports = { withServer, openServer, serverGone, dataOf, storageNow }

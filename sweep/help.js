@@ -1,44 +1,18 @@
 'use strict'
-// --help of ./run_benchmark.sh and of each of its commands: the commands in words, and every flag
-// from the validator tables the commands check (sweep/grid.js, sweep/peak.js, lib/config.js),
-// with the command's own defaults.
+// --help of ./run_benchmark.sh and of each of its commands: the commands from their table
+// (sweep/commands.js), and every flag from the validator tables the commands check (sweep/options.js,
+// sweep/peak.js, lib/config.js), with each command's own defaults.
 
 const { helpSection, entryHelp } = require('../lib/help')
-const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS, PRESETS, KIND_NAMES } = require('./grid')
+const { KIND_NAMES } = require('../lib/kinds')
 const { DIMENSIONS, shownDefaults } = require('../lib/dimensions')
-const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./peak')
-const { defaultAa } = require('./aa')
 const { HOST_OPTIONS } = require('../lib/ssh')
 const { loadConfig } = require('../lib/config')
-
-const COMMANDS = {
-  quick: ['quick', 'the headline answer within a budget of 110 s: sync, async and their 2-worker clusters at a\n' +
-    '                 plain folder, sync and async at 1 ms storage (when FUSE works), and the A/A pair; 2 client\n' +
-    '                 processes x 2 connections; at least 6 rounds, more until every interval is within the margin'],
-  sweep: ['sweep', 'the full grid: all kinds, nServers 1,2,4, nClients 1,2,4,8, plus the A/A copy; at least 6\n' +
-    '                 rounds, more until every interval is within the margin or the budget (30 min) is spent'],
-  versions: ['versions', 'the version table: sync and async in one process, nClients 4, on the system node and\n' +
-    '                 every supported LTS line (missing ones are installed), within a budget of 10 min;\n' +
-    '                 writes versions.md beside the report'],
-  capacity: ['capacity', 'the highest rate each server holds with its latency under --slo (default p99:20ms),\n' +
-    '                 open loop: the 4 base kinds at a plain folder and 1 ms storage, a search per cell on a\n' +
-    '                 fresh server every round (6 rounds, within a budget of 10 min); the latency-load curves'],
-  run: ['run KIND', `one cell of KIND with config.json's values; KIND: ${KIND_NAMES.slice(0, 3).join(', ')},\n` +
-    `                 ${KIND_NAMES.slice(3).join(', ')}`],
-  peak: ['peak', 'saturation throughput of each kind (nServers 1,2,4 for the multi-process kinds), GET-only\n' +
-    '                 and POST-only, driven by autocannon'],
-  report: ['report DIR', 'render DIR/report.html and DIR/charts/*.svg again from a results folder'],
-  compare: ['compare A B', 'two results folders: environment differences, then per shared cell the ratio B/A\n' +
-    '                 of ops/s, GET p99 and PUT p99 with intervals, changes beyond noise marked; Markdown on\n' +
-    '                 stdout, an HTML page to --html=FILE (default B/compare-<A>.html)'],
-  node: ['node install|list', 'install official Node binaries from the npm registry into\n' +
-    '                 .node-cache/ (24, 26, 24.21.0, or lts for the newest LTS line), printing each binary\'s path;\n' +
-    '                 or list the Node versions in .node-cache/ and the system node, with their release lines'],
-  hosts: ['hosts check|clean', 'check: reach the hosts named by --serverHost and --clientHosts over ssh and print, for\n' +
-    '                 each, its Node, checkout commit, cores, free memory and clock offset; exit 2 naming the first\n' +
-    '                 that fails (every command that runs cells checks its hosts so first); clean: end what a run that\n' +
-    '                 is gone left on them: processes and data folders the project named cbench-remote-, and relays']
-}
+const { sloFlag } = require('../lib/slo')
+const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS } = require('./options')
+const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./peak')
+const { defaultAa } = require('./aa')
+const { COMMANDS, PRESETS } = require('./commands')
 
 /** What each list flag of the grid means (lib/dimensions.js). */
 const LIST_HELP = Object.fromEntries(Object.entries(DIMENSIONS).map(([name, d]) => [name, d.help]))
@@ -83,27 +57,6 @@ const OPTION_HELP = {
   remoteDir: 'the project\'s checkout on the other hosts'
 }
 
-// The commands that run no cell: their usage and what they write.
-const BARE = {
-  report: {
-    usage: 'report DIR',
-    about: 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path. Exit status: 0, 1 a failure, 2 bad arguments.'
-  },
-  compare: {
-    usage: 'compare A B [--html=FILE]',
-    about: 'Exit status: 0, 2 a folder that is not a results folder, two folders that share no cell, or bad arguments.'
-  },
-  node: {
-    usage: 'node install VERSION... | node list',
-    about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.'
-  },
-  hosts: {
-    usage: 'hosts check|clean --serverHost=HOST --clientHosts=HOST,... [--ssh="..."] [--remoteDir=DIR]',
-    about: 'Each host needs OpenSSH\'s sshd, Node and this project\'s checkout at the same commit. ssh runs with BatchMode\n' +
-      '(it never prompts): keys from --ssh or ~/.ssh/config. Run clean only while no run uses the hosts.\n' +
-      'Exit status: 0 every host passed (or was cleaned), 2 bad arguments or a host that failed.'
-  }
-}
 const HOST_DEFAULTS = { serverHost: 'this host', clientHosts: 'this host', ssh: 'none', remoteDir: 'this checkout\'s path' }
 const RUNS_ABOUT = 'Any config key passes through to every cell (servers get a free port unless --serverPort is given).\n' +
   'Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html, and prints\n' +
@@ -151,13 +104,13 @@ function optionDefaults (commands) {
 
 function capacityDefaults () {
   const { slo, precision, startRate, endRate, probe } = PRESETS.capacity.rounds
-  return { slo: slo.map((t) => `${t.name}:${t.us / 1000}ms`).join(','), precision, startRate, endRate, probe, rates: 'none' }
+  return { slo: sloFlag(slo), precision, startRate, endRate, probe, rates: 'none' }
 }
 
 function sections (command) {
-  const cells = command === null ? ['sweep', 'quick', 'versions', 'capacity', 'run'] : [command]
+  const cells = command === null ? Object.keys(PRESETS) : [command]
   const out = []
-  if (command !== 'peak' && !Object.hasOwn(BARE, command)) {
+  if (command === null || COMMANDS[command].preset) {
     const of = command === null ? ' of sweep, quick, versions, capacity and run' : ''
     out.push(helpSection(`Grid flags${of} (comma-separated lists; each value checked as the key it stands for)`, SWEEP_LISTS, LIST_HELP, gridDefaults(cells)))
     out.push(helpSection(`Run flags${of}`, SWEEP_OPTIONS, only(OPTION_HELP, SWEEP_OPTIONS), optionDefaults(cells)))
@@ -173,19 +126,30 @@ function sections (command) {
   return out
 }
 
+// A command's line in the list of commands, wrapped under its name.
+function commandLine ({ name, line }) {
+  const words = line.split(' ')
+  const rows = ['']
+  for (const word of words) {
+    if (rows[rows.length - 1].length + word.length > 96) rows.push('')
+    rows[rows.length - 1] += `${rows[rows.length - 1] ? ' ' : ''}${word}`
+  }
+  return `  ${name.padEnd(17)}  ${rows.join(`\n${' '.repeat(21)}`)}`
+}
+
 /**
  * The --help text of ./run_benchmark.sh, or of one of its commands.
- * @param {string|null} command sweep, quick, versions, capacity, run, peak, report, compare, node, hosts, or null for all
+ * @param {string|null} command a name in sweep/commands.js COMMANDS, or null for all
  * @returns {string}
  */
 function sweepHelp (command) {
-  const commands = command === null ? Object.values(COMMANDS) : [COMMANDS[command]]
-  const bare = Object.hasOwn(BARE, command)
+  const entry = COMMANDS[command]
+  const listed = command === null ? Object.values(COMMANDS) : [entry]
+  const withConfig = command === null || Boolean(entry.preset || entry.config)
   const usage = command === null ? 'COMMAND [--KEY=VALUE ...]   (./run_benchmark.sh COMMAND --help: that command alone)'
-    : bare ? BARE[command].usage : `${COMMANDS[command][0]} [--KEY=VALUE ...]`
-  const about = `Commands\n${commands.map(([name, text]) => `  ${name.padEnd(13)}  ${text}`).join('\n')}\n\n` +
-    (bare ? BARE[command].about : RUNS_ABOUT)
-  return entryHelp({ usage: `./run_benchmark.sh ${usage}`, about, sections: sections(command), config: !bare })
+    : entry.about ? entry.usage ?? entry.name : `${entry.name} [--KEY=VALUE ...]`
+  const about = `Commands\n${listed.map(commandLine).join('\n')}\n\n${entry?.about ?? RUNS_ABOUT}`
+  return entryHelp({ usage: `./run_benchmark.sh ${usage}`, about, sections: sections(command), config: withConfig })
 }
 
 module.exports = { sweepHelp, LIST_HELP, OPTION_HELP }

@@ -9,6 +9,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
+const { readStat } = require('../lib/proc')
 
 const NAMED = /cbench-remote-|lib\/ipc-relay\.js/
 const GRACE_MS = 3000
@@ -18,12 +19,7 @@ function ancestors () {
   const mine = new Set()
   for (let pid = process.pid; pid > 1 && !mine.has(pid);) {
     mine.add(pid)
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
-    } catch {
-      break
-    }
+    pid = readStat(pid)?.ppid ?? 0
   }
   return mine
 }
@@ -65,4 +61,4 @@ async function clean (dataDir) {
 
 if (require.main === module) clean(process.argv[2]).then((result) => process.stdout.write(`${JSON.stringify(result)}\n`))
 
-module.exports = { clean, NAMED }
+module.exports = { clean }

@@ -9,6 +9,7 @@ const path = require('node:path')
 const { ROOT, ConfigError, checked, runMain, loadConfig } = require('../lib/config')
 const { HOST_OPTIONS, runRemote, shellQuote, sshArgs, sshBinary, inDir } = require('../lib/ssh')
 const { commit: localCommit } = require('./host-probe')
+const { usesDelayLayer } = require('../lib/dimensions')
 
 /**
  * The hosts a command names, each with its role.
@@ -91,7 +92,7 @@ function planRemote (options, { cells, serverHostname, clientVersion }) {
   }
   const pinned = cells.find((c) => c.cpuset === 'split')
   if (pinned) throw new ConfigError(`--cpuset=${pinned.cpuset} pins cores of this machine; with ${flag} the processes run on others`)
-  const delayed = serverHost && cells.find((c) => c.ioDelay !== undefined && !['off', ''].includes(c.ioDelay))
+  const delayed = serverHost && cells.find(usesDelayLayer)
   if (delayed) throw new ConfigError(`--ioDelay needs the storage layer on this machine; with --serverHost the server writes on ${serverHost.text}`)
   const few = clientHosts && cells.find((c) => c.nClients < clientHosts.length)
   if (few) {

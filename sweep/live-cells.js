@@ -7,10 +7,9 @@
 // end of each round: sweep/round-rows.js).
 
 const http = require('node:http')
-const { openServer, dataOf } = require('./harness')
+const { openServer, dataOf, storageNow } = require('./harness')
 const { connectRun } = require('./placement')
 const { newRunId } = require('../client/ledger')
-const { storageNow } = require('./round-rows')
 const { runWindow } = require('./passes')
 
 /**

@@ -45,4 +45,4 @@ function resolveClientNode (spec, how = {}) {
   return spec === undefined ? sweepNode() : resolveNode(spec, { install: installNode, notify: say, flag: '--clientNode', ...how })
 }
 
-module.exports = { resolveNodes, resolveClientNode, sweepNode }
+module.exports = { resolveNodes, resolveClientNode }

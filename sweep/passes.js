@@ -9,7 +9,7 @@
 
 const { resetServerStats, readServerStats } = require('../client/server-stats')
 const { sampleMachine, interferenceBetween } = require('../lib/interference')
-const { shuffle } = require('./schedule')
+const { shuffle } = require('../lib/random')
 
 const QUIET_SAMPLE_MS = 500
 const QUIET_WAIT_MS = 60000

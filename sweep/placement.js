@@ -105,4 +105,4 @@ async function connectRun (hosts, rtt, port) {
   }
 }
 
-module.exports = { placementProblem, openHosts, placeRun, connectRun, hostsOption, HOSTS }
+module.exports = { placementProblem, openHosts, placeRun, connectRun, hostsOption }

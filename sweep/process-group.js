@@ -10,11 +10,11 @@ const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { ROOT } = require('../lib/config')
 const { WATCHED } = require('../lib/parent-watch')
+const { readStat } = require('../lib/proc')
 
 const STOP_GRACE_MS = 5000 // servers and clients exit within 5 s of SIGTERM
 const KILL_WAIT_MS = 2000
 const POLL_MS = 50
-const USER_HZ = 100 // /proc/<pid>/stat counts CPU time in USER_HZ ticks, 100 on Linux
 const live = new Set() // children whose groups may still have members
 const stopping = new WeakMap()
 
@@ -24,36 +24,16 @@ process.on('exit', () => { for (const child of live) signalGroup(child.pid, 'SIG
 /**
  * The live (not zombie) processes of a process group, with their CPU time.
  * @param {number} pgid
- * @returns {Array<{ pid: number, ticks: number }>}
+ * @returns {Array<{ pid: number, cpuUs: number }>}
  */
 function groupMembers (pgid) {
   const members = []
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
-    let stat
-    try {
-      stat = readStat(name)
-    } catch {
-      continue // it ended while we looked
-    }
-    if (stat.pgrp === pgid && stat.state !== 'Z') members.push({ pid: Number(name), ticks: stat.ticks })
+    const stat = readStat(name) // null: it ended while we looked
+    if (stat?.pgrp === pgid && stat.state !== 'Z') members.push({ pid: Number(name), cpuUs: stat.cpuUs })
   }
   return members
-}
-
-// Fields after "pid (comm) ": state ppid pgrp ... utime (14th) stime (15th).
-function readStat (pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return { state: f[0], pgrp: Number(f[2]), ticks: Number(f[11]) + Number(f[12]) }
-}
-
-/**
- * @param {number} pid
- * @returns {number} CPU time (user + system) of one process so far, in µs
- */
-function processCpuUs (pid) {
-  return readStat(pid).ticks * (1e6 / USER_HZ)
 }
 
 /**
@@ -61,7 +41,7 @@ function processCpuUs (pid) {
  * @returns {number} CPU time (user + system) of the group's live processes so far, in µs
  */
 function groupCpuUs (pgid) {
-  return groupMembers(pgid).reduce((sum, m) => sum + m.ticks, 0) * (1e6 / USER_HZ)
+  return groupMembers(pgid).reduce((sum, m) => sum + m.cpuUs, 0)
 }
 
 function signalGroup (pgid, sig) {
@@ -151,4 +131,4 @@ async function runGroup (script, args, { log, timeoutMs, signal, execPath, prefi
   return { code, signal: sig, timedOut }
 }
 
-module.exports = { processCpuUs, spawnGroup, stopGroup, runGroup, groupCpuUs, groupMembers }
+module.exports = { spawnGroup, stopGroup, runGroup, groupCpuUs, groupMembers }

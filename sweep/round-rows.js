@@ -4,17 +4,13 @@
 // written, and its summary.csv row.
 
 const path = require('node:path')
-const { serverGone } = require('./harness')
+const { serverGone, storageNow } = require('./harness')
 const { rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS } = require('./cell')
 const { writeJson, writeText } = require('./results')
-const { processCpuUs } = require('./process-group')
 const { buildReport } = require('../client/report')
 const { formatCsv } = require('../client/csv')
 const { mergeServerStats } = require('../client/server-stats')
 const { describeEnv } = require('../lib/env')
-
-/** The delay layer's counters and its daemon's CPU now, or null for a plain folder. */
-const storageNow = async (storage) => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
 
 // A full disk, said first whatever else failed, or ''.
 function diskFull (json) {
@@ -113,4 +109,4 @@ function cpuOf (kept, k) {
   return sum
 }
 
-module.exports = { endRound, storageNow }
+module.exports = { endRound }

@@ -8,26 +8,20 @@
 // rounds.csv (each round's phases), passes.csv (each pass's interference) and windows.csv.
 
 const path = require('node:path')
-const { SingleBar, Presets } = require('cli-progress')
 const { openCells, warmCells, beginRound, closeCells } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses, MACHINE } = require('./passes')
 const { sampleMachine } = require('../lib/interference')
 const { createSummary, openLog } = require('./results')
-const { mulberry32 } = require('./schedule')
+const { mulberry32 } = require('../lib/random')
+const { progressBar } = require('../lib/progress')
 const { openPool } = require('../client/pool')
 const { precision } = require('../report/precision')
+const { sweepRows } = require('../report/read')
 
 const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'cells', 'passes', 'measured', 'verify', 'total', 'precision']
 const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1', 'waitedMs']
 const WINDOW_COLUMNS = ['round', 'pass', 'kept', 'cell', 'ops', 'failed', 'wallUs', 'opsPerSec', 'clientCpuUs', 'serverCpuUs']
-
-function progressBar (budget) {
-  if (!process.stderr.isTTY) return null
-  const bar = new SingleBar({ stream: process.stderr, format: '{bar} {value}/{total} s of the budget | {last}', hideCursor: true }, Presets.shades_classic)
-  bar.start(Math.round(budget), 0, { last: 'starting the servers' })
-  return bar
-}
 
 // The client processes, one pool per placement (the cores they are pinned to), kept for the whole
 // run so that they stay warm; a pool that lost a process is replaced. Their output: cells/pool.log;
@@ -72,7 +66,7 @@ async function runRounds ({ cells, options }, ctx, add) {
   const seconds = () => (performance.now() - started) / 1000
   const timing = { start: 0, warm: 0, rounds: 0, stop: 0, measured: 0 }
   const lap = (() => { let last = performance.now(); return (name) => { const t = performance.now(); timing[name] += Math.round(t - last); last = t } })()
-  const bar = progressBar(options.budget)
+  const bar = progressBar(Math.round(options.budget), '{bar} {value}/{total} s of the budget | {last}', { last: 'starting the servers' })
   const say = (line) => (bar
     ? bar.update(Math.min(Math.round(seconds()), Math.round(options.budget)), { last: line })
     : process.stderr.write(`${options.command}: ${line}\n`))
@@ -82,6 +76,7 @@ async function runRounds ({ cells, options }, ctx, add) {
   // machine (a local sshd, a namespace), they are the run's own, not interference.
   if (ctx.remote) live.machine = { ...MACHINE, sample: () => sampleMachine(process.pid, path.basename(ctx.dataRoot)) }
   let state = []
+  const written = [] // the rows so far, for the precision check after each round
   const result = { rounds: 0, disturbed: 0, stop: 'interrupted' }
   // Every cell's servers, started and warmed up: once, or again every --restartEvery rounds.
   let generations = 0
@@ -112,13 +107,16 @@ async function runRounds ({ cells, options }, ctx, add) {
         ? `disturbed: ${measured.passes.length - measured.clean} of ${measured.passes.length} passes had more than ` +
           `${options.maxInterference * 100}% of the CPU taken by others (${measured.clean} of ${options.passes} clean)`
         : '')
-      for (const row of await endRound(state, { round, order: (round - 1) * cells.length + 1, disturbed }, ctx)) add(row)
+      for (const row of await endRound(state, { round, order: (round - 1) * cells.length + 1, disturbed }, ctx)) {
+        add(row)
+        written.push(row)
+      }
       const keptMs = Math.round(measured.windows.reduce((a, w) => a + (w.kept ? w.wallUs : 0), 0) / 1000)
       timing.measured += keptMs
       if (disturbed) result.disturbed++
       else clean++
       result.rounds = round
-      const now = precision(ctx.dir, options.margin)
+      const now = precision(sweepRows(written), options.margin)
       // Past --rounds, a cell all of whose comparisons are narrow enough is settled: it gets no more
       // windows (and rows), which go to the cells still needed.
       if (clean >= options.rounds) for (const c of state) c.settled ||= !now.needed(c.cell.id)

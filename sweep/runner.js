@@ -6,9 +6,9 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { SingleBar, Presets } = require('cli-progress')
 const { ROOT } = require('../lib/config')
-const { collectEnv } = require('./env')
+const { progressBar } = require('../lib/progress')
+const { planEnv, finishEnv } = require('./env')
 const { renderReport } = require('../report')
 const { createResultsDir, writeJson, createSummary } = require('./results')
 const { createDataRoot, removeLeftovers } = require('./data-root')
@@ -16,8 +16,6 @@ const { formatTable } = require('./table')
 const { cleanStaleMounts } = require('../storage')
 const { openHosts } = require('./placement')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
-const { runRounds } = require('./rounds')
-const { runCapacity } = require('./capacity/run')
 const { remotePath } = require('./hosts')
 const { openData } = require('../client/data-host')
 
@@ -37,26 +35,16 @@ function report (dir) {
   return 0
 }
 
-function progressBar (total) {
-  if (!process.stderr.isTTY) return null
-  const bar = new SingleBar({
-    stream: process.stderr,
-    format: '{bar} {value}/{total} runs | {duration_formatted} elapsed | ETA {eta_formatted} | {run}',
-    etaBuffer: 5
-  }, Presets.shades_classic)
-  bar.start(total, 0, { run: '' })
-  return bar
-}
-
 /**
- * Runs every run of the plan, in order, each by runCell, and writes the results folder.
- * @param {{ command: string, config: object, options: object, grid: object, runs: object[], envExtra?: object }} plan
- * @param {{ columns: string[], runCell: Function, table: object[], marks?: object[] }} runner summary columns, how to run
- *   one, figures and marks for the table (sweep/table.js)
+ * Measures a plan's cells and writes the results folder.
+ * @param {{ command: string, config: object, options: object, grid: object, cells?: object[], runs?: object[], envExtra?: object }} plan
+ * @param {{ columns: string[], table: object[], marks?: object[], describe(plan): string,
+ *   measure(plan, ctx, add): Promise<object|null> }} runner summary columns, figures and marks for the table (sweep/table.js),
+ *   the run in words, and how its cells are measured (sweep/commands.js): rows go to add(row); an outcome of rounds, if any
  * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 2 the server's namespace
  *   cannot be made (--hosts=netns), 128 + signal if interrupted
  */
-async function runPlan (plan, { columns, runCell, table, marks }) {
+async function runPlan (plan, runner) {
   const { command, options } = plan
   const say = (line) => process.stderr.write(`${command}: ${line}\n`)
   // What a killed run left (namespaces, HAProxy folders) goes first; then this run's namespace.
@@ -73,18 +61,18 @@ async function runPlan (plan, { columns, runCell, table, marks }) {
     say(`server side in namespace ${hosts.name} at ${hosts.server}, client at ${hosts.client} (${link})`)
   }
   try {
-    return await runHosted(plan, { columns, runCell, table, marks }, hosts)
+    return await runHosted(plan, runner, hosts)
   } finally {
     for (const failed of hosts?.remove() ?? []) say(`could not remove: ${failed}`)
   }
 }
 
-async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
-  const { command, config, options, grid, runs } = plan
+async function runHosted (plan, { columns, table, marks, describe, measure }, hosts) {
+  const { command, config, options, runs } = plan
   const dir = createResultsDir(options.results ?? path.join(ROOT, 'results'), command)
   const envFile = path.join(dir, 'env.json')
   const notes = plan.notes ?? []
-  const env = collectEnv({ command, argv: process.argv.slice(2), seed: options.seed, config, grid, options, notes, ...plan.envExtra })
+  const env = planEnv(plan)
   writeJson(envFile, env)
   const append = createSummary(path.join(dir, 'summary.csv'), columns)
   const remote = plan.remote && { ...plan.remote }
@@ -103,10 +91,7 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
     data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
   }
   const dataRoot = data.root
-  const what = command === 'capacity'
-    ? `${plan.cells.length} cells, each searched on a fresh server every round`
-    : plan.cells ? `${plan.cells.length} cells, interleaved` : `${runs.length} runs`
-  process.stderr.write(`${command}: ${what}, into ${dir}\n`)
+  process.stderr.write(`${command}: ${describe(plan)}, into ${dir}\n`)
   for (const note of notes) process.stderr.write(`${command}: ${note}\n`)
 
   const controller = new AbortController()
@@ -123,15 +108,13 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   const add = (row) => { append(row); rows.push(row) }
   let outcome = null
   try {
-    if (command === 'capacity') outcome = await runCapacity(plan, ctx, add)
-    else if (plan.cells) outcome = await runRounds(plan, ctx, add)
-    else await runSequence(runs, runCell, ctx, add)
+    outcome = await measure(plan, ctx, add)
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await data.release()
   }
-  writeJson(envFile, { ...env, finishedAt: new Date().toISOString(), interrupted: signal.aborted, ...(outcome && { rounds: outcome }) })
+  writeJson(envFile, finishEnv(env, { interrupted: signal.aborted, rounds: outcome }))
   if (outcome) process.stderr.write(`${command}: ${outcome.rounds} rounds (${outcome.disturbed} disturbed); stopped: ${outcome.stop}\n`)
   process.stderr.write(formatTable(rows, table, marks))
   if (options.keepData) process.stderr.write(`data kept in ${dataRoot}${remote?.server ? ` on ${remote.server.host.text}` : ''}\n`)
@@ -142,9 +125,16 @@ async function runHosted (plan, { columns, runCell, table, marks }, hosts) {
   return Math.max(report(dir), rows.every((r) => r.valid) ? 0 : 1)
 }
 
-// run and peak: one fresh server and client per run, in the schedule's order.
+/**
+ * Runs the runs of run and peak in the schedule's order, each on a fresh server and client.
+ * @param {object[]} runs the plan's schedule
+ * @param {(run: object, ctx: object) => Promise<object>} runCell one run's row
+ * @param {object} ctx the run's folder, data root, options, signal, hosts
+ * @param {(row: object) => void} add
+ * @returns {Promise<null>} no rounds
+ */
 async function runSequence (runs, runCell, ctx, add) {
-  const bar = progressBar(runs.length)
+  const bar = progressBar(runs.length, '{bar} {value}/{total} runs | {duration_formatted} elapsed | ETA {eta_formatted} | {run}', { run: '' })
   try {
     for (const run of runs) {
       bar?.update({ run: `${run.cell.id} r${run.repeat}` })
@@ -160,6 +150,7 @@ async function runSequence (runs, runCell, ctx, add) {
   } finally {
     bar?.stop()
   }
+  return null
 }
 
-module.exports = { runPlan, report }
+module.exports = { runPlan, runSequence, report }

@@ -3,13 +3,7 @@
 // the median of each figure over the valid ones and marks (footnoted); then each invalid run's reason.
 
 const { SETTLED_NOTE } = require('../report/tables')
-
-function median (values) {
-  if (values.length === 0) return null
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
+const { median } = require('../lib/stats')
 
 /**
  * @param {object[]} rows summary rows
@@ -43,4 +37,4 @@ function formatTable (rows, columns, marks = []) {
   return [`medians of the valid rounds (${rows.length} rows)`, ...text, ...notes, ...invalid].join('\n') + '\n'
 }
 
-module.exports = { formatTable, median }
+module.exports = { formatTable }

@@ -8,8 +8,9 @@ const fs = require('node:fs')
 const http = require('node:http')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { startServer, spawnServer, isAlive } = require('./fixtures/server')
-const { checkHaproxy } = require('../balancer/haproxy')
+const { checkHaproxy } = require('../lib/haproxy-check')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
+const { isAlive: procAlive } = require('../lib/proc')
 
 const missing = checkHaproxy()
 if (missing) t.plan(0, missing)
@@ -65,7 +66,9 @@ t.test('one client connection, two backends: HAProxy gives each of them requests
   t.equal(doc.totals.requests, 10)
   t.equal(doc.totals.fairness, 1)
   t.equal(doc.balancer.balance, 'roundrobin')
-  t.ok(doc.balancer.cpuUs >= 0 && doc.totals.cpuUs >= doc.balancer.cpuUs, 'the totals hold HAProxy\'s CPU')
+  t.ok(Number.isInteger(doc.balancer.cpuUs / 10000) && doc.balancer.cpuUs >= 0, `HAProxy's CPU in whole 10 ms ticks: ${doc.balancer.cpuUs}`)
+  const processes = doc.processes.reduce((a, p) => a + p.cpuUs.user + p.cpuUs.system, 0)
+  t.equal(doc.totals.cpuUs, processes + doc.balancer.cpuUs, 'the totals hold HAProxy\'s CPU')
 })
 
 t.test('leastconn is taken, and a bad --balance exits 2 naming it', async (t) => {
@@ -81,7 +84,8 @@ t.test('leastconn is taken, and a bad --balance exits 2 naming it', async (t) =>
 t.test('without HAProxy: one line saying what to install, exit 2', async (t) => {
   const srv = spawnServer(t, 'async-lb', ['--serverPort=0'], { env: { HAPROXY: '/nonexistent/haproxy' } })
   t.same(await srv.exit, { code: 2, signal: null })
-  t.equal(srv.stderr, 'async-lb: haproxy is not installed at HAPROXY=/nonexistent/haproxy: the balanced kinds need it (apt-get install -y haproxy)\n')
+  t.equal(srv.stderr, 'async-lb: haproxy is not installed at HAPROXY=/nonexistent/haproxy: the balanced kinds need it ' +
+    '(./run_benchmark.sh setup, or apt-get install -y haproxy)\n')
 })
 
 t.test('a backend killed mid-run is taken out and started again; the requests go on', async (t) => {
@@ -110,19 +114,10 @@ t.test('SIGKILL of the launcher leaves no HAProxy, no backend; its folder is rem
   process.kill(srv.pid, 'SIGKILL')
   await srv.exit
   for (let i = 0; i < 100 && pids.some(isAlive); i++) await sleep(50)
-  t.same(pids.filter((pid) => isAliveNotZombie(pid)), [], 'HAProxy and both backends are gone')
+  t.same(pids.filter((pid) => procAlive(pid)), [], 'HAProxy and both backends are gone')
   const lines = []
   const removed = cleanStaleRunDirs((line) => lines.push(line))
   // A sweep another test runs may remove it first (each start cleans): then it is gone all the same.
   if (removed.includes(`/tmp/${dir}`)) t.match(lines[removed.indexOf(`/tmp/${dir}`)], `left by a balanced server (pid ${srv.pid}) that is gone`)
   t.notOk(fs.existsSync(`/tmp/${dir}`), 'its folder is gone')
 })
-
-function isAliveNotZombie (pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z'
-  } catch {
-    return false
-  }
-}

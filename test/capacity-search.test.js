@@ -132,8 +132,9 @@ t.test("the client's probes and the search find a fake server's knee within the 
   const probes = []
   const probe = async (rate, seconds) => {
     forget()
-    const judged = judgeProbe({ rate, seconds, ...await pool.probe('fake', 2, rate, seconds, 50) }, parseSlo('p99:100ms'))
-    probes.push({ rate, seconds, ...judged })
+    const measured = { rate, seconds, ...await pool.probe('fake', 2, rate, seconds, 50) }
+    const judged = judgeProbe(measured, parseSlo('p99:100ms'))
+    probes.push({ ...measured, ...judged })
     return judged
   }
   // A machine so busy that the generator itself fell behind says nothing about the search: search again (at most 3 times).
@@ -143,29 +144,39 @@ t.test("the client's probes and the search find a fake server's knee within the 
     found = await searchCapacity(probe, { startRate: 300, endRate: 5000, precision: 0.1, seconds: 1 })
   }
   t.equal(found.limit, 'slo', probes.map((p) => `${p.rate}: ${p.reason || 'passed'}`).join('; '))
-  // The server counts arrivals over 500 ms windows, so its knee blurs by a few percent either way.
+  // The server counts arrivals over 500 ms windows, so its knee blurs by a few percent either way. Above it
+  // answers wait 250 ms, against an SLO of 100 ms that a loaded machine's latency below it stays far under.
   t.ok(found.capacity >= knee * 0.8 && found.capacity <= knee * 1.1, `found ${found.capacity} req/s for a knee at ${knee}`)
-  for (const p of probes.filter((x) => x.passed)) t.ok(Math.abs(p.achieved - p.rate) / p.rate < 0.05, `achieved ${Math.round(p.achieved)} of ${p.rate} req/s`)
+  // A probe that passed sent its rate's requests, and every one was answered: how soon the last answer came
+  // (and so the rate achieved over the probe's wall time) is the machine's speed, not asserted here.
+  for (const p of probes.filter((x) => x.passed)) {
+    t.equal(p.sent, Math.round(p.rate * p.seconds), `${p.rate} req/s × ${p.seconds} s sent`)
+    t.equal(Math.round(p.achieved * Math.max(p.seconds, p.wallS)), p.sent, `and answered (${Math.round(p.achieved)} req/s over ${p.wallS.toFixed(2)} s)`)
+  }
 })
 
 t.test('a generator whose event loop is blocked counts its late sends; sends that waited for a free connection are not its fault', async (t) => {
   const { port } = await kneeServer(t, 1e9)
   const client = createClient({ config: configFor(port, { nClients: 1, concurrency: 8 }), index: 1, runId: 'run' })
   t.teardown(() => client.close())
+  // Late here means over 50 ms late, ten times what a loaded machine's timers lag: only the stall makes sends late.
   const t0 = process.hrtime.bigint() + 20000000n
-  const running = client.probe(0, 400, t0, 400, 1)
-  setTimeout(() => { const end = Date.now() + 150; while (Date.now() < end); }, 300) // the generator stalls for 150 ms
+  const running = client.probe(0, 400, t0, 400, 1, 50)
+  setTimeout(() => { const end = Date.now() + 200; while (Date.now() < end); }, 300) // the generator stalls for 200 ms
   const stalled = await running
-  t.ok(stalled.late >= 40 && stalled.late <= 200, `${stalled.late} of 400 sends late after a 150 ms stall (about 60 were due in it)`)
+  // 80 sends fall due in the stall: the 60 due over 50 ms before its end are late on any machine, the others
+  // only if the machine itself held this process back over 50 ms.
+  t.ok(stalled.late >= 55 && stalled.late <= 120, `${stalled.late} of 400 sends late after a 200 ms stall (60 due over 50 ms before its end)`)
   t.equal(stalled.failed, 0)
   t.equal(stalled.slices.length, 1)
-  // Without a stall (late here: over 50 ms, so that other tests on the cores do not count).
-  const quiet = await client.probe(0, 400, process.hrtime.bigint() + 20000000n, 400, 1, 50)
-  t.ok(quiet.late < 20, `${quiet.late} late without a stall`)
-  // One connection at 250 ms a request: sends wait for it, and that is the server's doing.
+  // Without a stall none is late; over 200 ms late would take the machine holding this process back that long.
+  const quiet = await client.probe(0, 400, process.hrtime.bigint() + 20000000n, 400, 1, 200)
+  t.equal(quiet.late, 0, 'no send over 200 ms late without a stall')
+  // One connection at 250 ms a request: the 10 sends, due within 90 ms, wait for it up to 2.2 s, the last five
+  // over 1 s, the lateness allowed here. That is the server's doing: none is counted.
   const { port: slow } = await kneeServer(t, 0)
   const queued = createClient({ config: configFor(slow, { nClients: 1, concurrency: 1 }), index: 1, runId: 'run' })
   t.teardown(() => queued.close())
-  const waited = await queued.probe(0, 10, process.hrtime.bigint() + 20000000n, 100, 1)
-  t.ok(waited.late <= 1, `${waited.late} of 10 counted late, though the last waited over 2 s for the connection`)
+  const waited = await queued.probe(0, 10, process.hrtime.bigint() + 20000000n, 100, 1, 1000)
+  t.equal(waited.late, 0, 'none of 10 counted late, though the last waited over 2 s for the connection')
 })

@@ -42,7 +42,8 @@ function checkVerification (t, report) {
   t.match(report.verification, { checked: true, lost: 0, duplicated: 0, torn: 0, unknown: 0 }, 'no acknowledged write lost, no torn record')
 }
 
-// The fault is told once, then counted in one line per 10 s, and once more at exit.
+// The fault is told once, then counted in one line per 10 s, and once more at exit. The bound grows with
+// the run's own length: a slow machine's longer run is allowed its extra count lines.
 function checkFewLines (t, srv, startedAt) {
   const lines = srv.stderr.split('\n').filter(Boolean)
   const bound = 2 + Math.ceil((Date.now() - startedAt) / 10000)
@@ -89,6 +90,7 @@ for (const kind of pick(['async'], ALL)) {
     let serverGone
     const { client, dataPath } = await underLoad(t, kind, async ({ srv, dataPath }) => {
       process.kill(srv.pid, 'SIGKILL')
+      // At most 5 s (allGone's wait), the promise in the name; workers hear their primary's end at once (IPC).
       serverGone = await allGone(`--nServers=2 --dataPath=${dataPath}`) // the server's command line, not the client's
     })
     t.same(serverGone.left, [], `the server's processes are gone within 5 s (${serverGone.ms} ms after SIGKILL)`)
@@ -105,16 +107,14 @@ for (const kind of pick(['async'], ALL)) {
 
 for (const kind of pick(['sync'], ALL)) {
   t.test(`kill the client (${kind}): its client processes exit within 5 s; the server keeps serving; no record torn`, async (t) => {
-    let killedAt
     const { srv, client, dataPath } = await underLoad(t, kind, async ({ client }) => {
       client.child.kill('SIGKILL')
-      killedAt = Date.now()
     })
     t.equal(client.signal, 'SIGKILL')
-    // The server names dataPath too: only the client's processes must be gone.
-    const { left } = await allGone(`"dataPath":"${dataPath}"`)
-    t.same(left, [], 'no client process left')
-    t.ok(Date.now() - killedAt < 5000, `gone within 5 s (${Date.now() - killedAt} ms)`)
+    // The server names dataPath too: only the client's processes must be gone. allGone waits 5 s at most, the
+    // promise the test names; they notice the lost parent (IPC) at once, well under 0.5 s on a loaded machine.
+    const { left, ms } = await allGone(`"dataPath":"${dataPath}"`)
+    t.same(left, [], `no client process left (${ms} ms after the client ended)`)
     t.equal((await request(srv, { path: '/get?key=file-0' })).status, 200, 'the server answers')
     t.same(tornLines(dataPath), [], 'every line is a whole record')
     await checkNothingLeft(t, dataPath, srv)
@@ -147,6 +147,7 @@ for (const command of pick(['sweep'], Object.keys(SWEEPS))) {
     const marker = path.join(root, 'data')
     process.kill(child.pid, 'SIGKILL')
     await done
+    // At most 5 s, the promise in the name; what the sweep started hears its end at once (lib/parent-watch.js).
     const { left, ms } = await allGone(marker)
     t.same(left, [], `nothing left (after ${ms} ms)`)
     t.equal(fs.readdirSync(marker).length, 1, 'the killed sweep left its data root')

@@ -6,15 +6,20 @@ const t = require('tap')
 const { startBadServer } = require('./fixtures/bad-server')
 const { runClient } = require('./fixtures/client')
 
-t.test('against a fast server the open loop achieves its target rate within 5%', async (t) => {
+t.test('against a fast server the open loop keeps its schedule, reports the rate it achieved, and flags it only if short', async (t) => {
   const dataPath = t.testdir()
   const server = await startBadServer(t, { dataPath })
-  const { code, report } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`,
+  const { code, report, stderr } = await runClient(t, dataPath, [`--serverPort=${server.port}`, `--dataPath=${dataPath}`,
     '--rate=400', '--nOperations=800', '--nClients=2', '--nFiles=5', '--warmup=10'])
   t.equal(code, 0)
-  t.match(report, { mode: 'open', targetRate: 400, rateShortfall: false, ok: true })
-  t.ok(Math.abs(report.achievedRate - 400) <= 20, `achieved ${report.achievedRate} ops/s`)
+  t.match(report, { mode: 'open', targetRate: 400, ok: true, operations: { completed: 800, failed: 0 } })
+  // 800 operations due over 2 s: a loaded machine may run them late, never early.
   t.ok(report.wallTimeMs >= 1990, `the schedule spans 2 s, took ${report.wallTimeMs} ms`)
+  t.equal(report.achievedRate, 800 / (report.wallTimeMs / 1000), 'the rate achieved is the operations over the wall time')
+  t.ok(report.achievedRate <= 800 / 1.99, `so never above the target: ${report.achievedRate} ops/s`)
+  // How near 400 it gets is the machine's speed (measured in bench/); the client's part is to say when it fell short.
+  t.equal(report.rateShortfall, report.achievedRate < 0.95 * 400, 'flagged exactly when more than 5% under the target')
+  t.equal(/SHORT of the target/.test(stderr), report.rateShortfall, 'and said on stderr exactly then')
 })
 
 t.test('a 200 ms stall counts in the latency of every request due while it lasted', async (t) => {

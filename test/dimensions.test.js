@@ -4,11 +4,11 @@
 
 const t = require('tap')
 const {
-  DIMENSIONS, VALIDATORS, SUFFIXES, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, LINE_DIMENSIONS, CELL_KEYS,
-  firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel
+  DIMENSIONS, VALIDATORS, SUFFIXES, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, LINE_DIMENSIONS,
+  CELL_KEYS, firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel, usesDelayLayer, delayOrder, IO_DEPTH, MOOT
 } = require('../lib/dimensions')
 const { loadConfig, SCHEMA, ValueError } = require('../lib/config')
-const { planSweep } = require('../sweep/grid')
+const { planSweep } = require('../sweep/commands')
 
 const { config } = loadConfig([])
 
@@ -63,4 +63,13 @@ t.test('values in the report\'s words', async (t) => {
   t.equal(valueLabel('uvUseIoUring', 0), 'thread pool')
   t.equal(valueLabel('uvThreadpoolSize', 8), 'pool 8')
   t.equal(valueLabel('fsync', 'each'), 'each')
+})
+
+t.test('a cell uses the delay layer for any ioDelay but off; ioDepth is moot without it; off sorts first', async (t) => {
+  for (const ioDelay of [0, 1000, '1000']) t.ok(usesDelayLayer({ ioDelay }), `ioDelay ${ioDelay}`)
+  for (const ioDelay of ['off', '', null, undefined]) t.notOk(usesDelayLayer({ ioDelay }), `ioDelay ${ioDelay}`)
+  t.ok(MOOT.ioDepth({ ioDelay: 'off' }))
+  t.notOk(MOOT.ioDepth({ ioDelay: 0 }))
+  t.same(['1000', 'off', 100, 0].sort(delayOrder), ['off', 0, 100, '1000'])
+  t.equal(firstValues(loadConfig([]).config).ioDepth[0], IO_DEPTH)
 })

@@ -157,5 +157,5 @@ for (const create of [createCallbackStore, createPromiseStore]) {
 }
 
 t.test('the sync store refuses fsync=group: no two PUTs can share its flush', async (t) => {
-  t.throws(() => createSyncStore({ dataPath: '.', sortSplitString: ' ', fsync: 'group' }), /fsync=group needs an async store/)
+  t.throws(() => createSyncStore({ dataPath: '.', sortSplitString: ' ', fsync: 'group' }), /fsync=group needs an async kind/)
 })

@@ -4,7 +4,8 @@
 const t = require('tap')
 const os = require('node:os')
 const { ConfigError } = require('../lib/config')
-const { planSweep, cellId, sizedValue } = require('../sweep/grid')
+const { cellId, sizedValue } = require('../sweep/grid')
+const { planSweep } = require('../sweep/commands')
 const { reusePortProblem, kindProblem } = require('../lib/kinds')
 const { checkFuse } = require('../storage')
 

@@ -9,8 +9,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { haproxyConfig } = require('../balancer/haproxy-config')
-const { checkHaproxy, parseStat } = require('../balancer/haproxy')
-const { backendFigures, balancerFigures, mergeTelemetry, fairness } = require('../balancer/stats')
+const { parseStat } = require('../balancer/haproxy')
+const { checkHaproxy } = require('../lib/haproxy-check')
+const { backendFigures, balancerFigures, mergeTelemetry } = require('../balancer/stats')
+const { fairness } = require('../lib/stats')
 
 const CONFIG = { headersTimeout: 10000, requestTimeout: 30000, keepAliveTimeout: 5000, timeout: 60000 }
 const HOW = {

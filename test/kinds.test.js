@@ -2,7 +2,8 @@
 // The table of kinds: store and process model of each, and which Node and kernel can run reusePort.
 
 const t = require('tap')
-const { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, modelLabel, pairLabel } = require('../lib/kinds')
+const { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem, fsyncProblem, modelLabel, pairLabel } = require('../lib/kinds')
+const { checkHaproxy } = require('../lib/haproxy-check')
 
 t.test('every kind is a store and a process model, and each pair has exactly one kind', async (t) => {
   t.same(KIND_NAMES, ['sync', 'async', 'sync-cluster', 'async-cluster', 'sync-reuseport', 'async-reuseport', 'sync-lb', 'async-lb'])
@@ -29,10 +30,21 @@ t.test('reusePort needs Node 22.12+ on 22.x or 23.1+, on Linux 3.9+', async (t) 
   t.equal(reusePortProblem({ version: 'v24.0.0', platform: 'linux', release: '3.9.0' }), null)
 })
 
-t.test('only the reuseport kinds depend on the Node that runs them', async (t) => {
+t.test('only the reuseport kinds depend on the Node that runs them; the -lb kinds on HAProxy alone', async (t) => {
   const old = { version: 'v20.20.2', platform: 'linux', release: '6.1.0' }
-  t.same(KIND_NAMES.filter((k) => kindProblem(k, old)), ['sync-reuseport', 'async-reuseport'])
-  t.same(KIND_NAMES.filter((k) => kindProblem(k, { ...old, version: 'v24.21.0' })), [])
+  const lb = checkHaproxy() ? ['sync-lb', 'async-lb'] : [] // this machine may lack HAProxy
+  t.same(KIND_NAMES.filter((k) => kindProblem(k, old)), ['sync-reuseport', 'async-reuseport', ...lb])
+  t.same(KIND_NAMES.filter((k) => kindProblem(k, { ...old, version: 'v24.21.0' })), lb)
+  for (const kind of lb) t.equal(kindProblem(kind), checkHaproxy(), `${kind}: what HAProxy lacks`)
+})
+
+t.test('fsync=group is for the async kinds only, and says why', async (t) => {
+  for (const kind of KIND_NAMES) {
+    t.equal(fsyncProblem(kind, 'none'), null)
+    t.equal(fsyncProblem(kind, 'each'), null)
+    if (KINDS[kind].store === 'async') t.equal(fsyncProblem(kind, 'group'), null, `${kind} groups flushes`)
+    else t.match(fsyncProblem(kind, 'group'), `fsync=group needs an async kind: a ${kind} server handles one request at a time`)
+  }
 })
 
 t.test('every kind and process count has one wording, and every pair of kinds a label that tells the models apart', async (t) => {

@@ -3,7 +3,7 @@
 
 const t = require('tap')
 const { ConfigError } = require('../lib/config')
-const { SWEEP_LISTS } = require('../sweep/grid')
+const { SWEEP_LISTS } = require('../sweep/options')
 const { takeLists, cross } = require('../sweep/lists')
 
 t.test('list flags are split, validated element by element, and deduplicated', async (t) => {

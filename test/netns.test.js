@@ -12,7 +12,7 @@ const { once } = require('node:events')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { checkNetns, createHosts, cleanStaleHosts, listNamespaces, listLinks } = require('../balancer/netns')
 const { startDelayProxy } = require('../balancer/delay-proxy')
-const { isAlive } = require('../balancer/run-dir')
+const { isAlive } = require('../lib/proc')
 
 const missing = checkNetns()
 

@@ -3,7 +3,8 @@
 // split cores over shared ones, sync/async by round trip; each ratio paired by round, answers first.
 
 const t = require('tap')
-const { comparePlacement, placementAnswers, placementSection } = require('../report/placement')
+const { comparePlacement } = require('../report/placement')
+const { placementAnswers, placementSection } = require('../report/placement-section')
 const { judge } = require('../report/intervals')
 const render = (markup) => String(markup)
 

@@ -8,7 +8,7 @@ const t = require('tap')
 const { isDeepStrictEqual } = require('node:util')
 const { HTTPParser } = require('http-parser-js')
 const { ResponseParser } = require('../client/response-parser')
-const { rng } = require('../lib/bootstrap')
+const { mulberry32: rng } = require('../lib/random')
 const { FRAMINGS, MALFORMED, randomStream, split, head } = require('./fixtures/responses')
 
 const RANDOM_STREAMS = 400

@@ -6,13 +6,17 @@ const { execFileSync } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { isDeepStrictEqual } = require('node:util')
 const t = require('tap')
 const { ROOT } = require('../lib/config')
 const { collectEnv } = require('../sweep/env')
 const { uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT } = require('../lib/env')
 
 t.test('env records the machine, the run and every installed dependency\'s version', async (t) => {
+  const loadAverage = () => os.loadavg().map((x) => Number(x.toFixed(2)))
+  const before = loadAverage()
   const env = collectEnv({ command: 'quick', argv: ['quick'], seed: 5, config: { nFiles: 30 } })
+  const after = loadAverage()
   t.match(env, {
     node: process.version,
     cpus: os.availableParallelism(),
@@ -29,7 +33,9 @@ t.test('env records the machine, the run and every installed dependency\'s versi
     finishedAt: null
   })
   t.ok(env.gitCommit === null || /^[0-9a-f]{40}$/.test(env.gitCommit))
-  t.ok(env.loadAverage.length === 3 && env.loadAverage.every((x) => x >= 0))
+  // The kernel updates the load average every 5 s: the one recorded is the one read just before or just after.
+  t.ok([before, after].some((read) => isDeepStrictEqual(read, env.loadAverage)), `load average ${env.loadAverage} (read ${before} and ${after})`)
+  t.ok(env.loadAverage.length === 3 && env.loadAverage.every(Number.isFinite), 'three finite numbers: 1, 5 and 15 min')
   t.ok(Date.parse(env.startedAt) <= Date.now())
   const express = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'express', 'package.json'), 'utf8'))
   t.equal(env.packages.express, express.version)

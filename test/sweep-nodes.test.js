@@ -6,7 +6,7 @@
 const path = require('node:path')
 const t = require('tap')
 const { ConfigError } = require('../lib/config')
-const { planSweep } = require('../sweep/grid')
+const { planSweep } = require('../sweep/commands')
 const { resolveNodes } = require('../sweep/nodes')
 const { fakeNode } = require('./fixtures/fake-node')
 

@@ -2,14 +2,8 @@
 // The end-of-run table: medians over valid repeats only, per cell, then the invalid runs' reasons.
 
 const t = require('tap')
-const { formatTable, median } = require('../sweep/table')
+const { formatTable } = require('../sweep/table')
 const { medianTable, SETTLED_NOTE } = require('../report/tables')
-
-t.test('the median of odd and even counts, and of nothing', async (t) => {
-  t.equal(median([3, 1, 2]), 2)
-  t.equal(median([4, 1, 3, 2]), 2.5)
-  t.equal(median([]), null)
-})
 
 t.test('one line per cell with medians of valid repeats, then each invalid run', async (t) => {
   const rows = [

@@ -3,7 +3,7 @@
 
 const t = require('tap')
 const { fitUsl, uslThroughput } = require('../lib/usl')
-const { rng } = require('../lib/bootstrap')
+const { mulberry32: rng } = require('../lib/random')
 
 t.test('exact points give back λ, σ, κ and the peak', async (t) => {
   const truth = { lambda: 1000, sigma: 0.05, kappa: 0.002 }

@@ -11,7 +11,7 @@ const { WATCHED } = require('../../lib/parent-watch')
 const { READY_LINE } = require('../../lib/process-io')
 const { int, ValueError } = require('../../lib/config')
 const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
-const { processCpuUs } = require('../../sweep/process-group')
+const { processCpuUs } = require('../../lib/proc')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const READY = new RegExp(READY_LINE.source, 'm') // a server's ready line, on any line of its output

@@ -90,4 +90,4 @@ function createHttpApp ({ config, store, stats, log = (line) => process.stderr.w
   }
 }
 
-module.exports = { createHttpApp, splitUrl }
+module.exports = { createHttpApp }

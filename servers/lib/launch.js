@@ -3,10 +3,10 @@
 // forks nServers workers (servers/lib/primary.js). Prints one ready line on stdout; logs go to stderr.
 
 const cluster = require('node:cluster')
-const fs = require('node:fs')
-const { loadConfig, runMain, ConfigError } = require('../../lib/config')
+const { runMain } = require('../../lib/config')
+const { loadServerConfig } = require('../../lib/server-config')
 const { wantsHelp, entryHelp } = require('../../lib/help')
-const { KINDS, kindProblem } = require('../../lib/kinds')
+const { KINDS } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
 const { createServer, stopServer } = require('./serve')
 const { runPrimary, runWorker } = require('./primary')
@@ -42,20 +42,7 @@ function launch (kind, argv = process.argv.slice(2)) {
         `\`listening http://HOST:PORT kind=${kind} workers=N pid=PID\` on stdout; SIGTERM stops it.`
     }))
   }
-  const { config } = runMain(kind, () => {
-    const problem = cluster.isPrimary && kindProblem(kind)
-    if (problem) throw new ConfigError(problem)
-    const loaded = loadConfig(argv)
-    if (loaded.config.fsync === 'group' && KINDS[kind].store === 'sync') {
-      throw new ConfigError(`fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`)
-    }
-    try {
-      fs.mkdirSync(loaded.config.dataPath, { recursive: true })
-    } catch (err) {
-      throw new ConfigError(`dataPath ${loaded.config.dataPath} is not a usable folder: ${err.code}`)
-    }
-    return loaded
-  })
+  const { config } = runMain(kind, () => loadServerConfig(kind, argv, { checkKind: cluster.isPrimary }))
   if (KINDS[kind].model === 'single') return runSingle(kind, config)
   if (cluster.isPrimary) return runPrimary(kind, config)
   return runWorker(kind, config)

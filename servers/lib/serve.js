@@ -62,4 +62,4 @@ function stopServer (server) {
   }, STOP_GRACE_MS).unref()
 }
 
-module.exports = { createServer, stopServer, PIPELINE_LIMIT }
+module.exports = { createServer, stopServer }

@@ -5,6 +5,7 @@
 
 const fs = require('node:fs')
 const { resolveKeyPath } = require('./keys')
+const { fsyncProblem } = require('../../lib/kinds')
 const { READ_FLAGS, APPEND_FLAGS, classify, notAFile, writeFailure, sortPieces } = require('./store-shared')
 const { createCallbackStore, createPromiseStore } = require('./store-async')
 
@@ -16,7 +17,8 @@ const { createCallbackStore, createPromiseStore } = require('./store-async')
  * @returns {{ kind: 'sync', read(key): string, append(key, Buffer): void }}
  */
 function createSyncStore ({ dataPath, sortSplitString, fsync = 'none' }, { shared = false } = {}) {
-  if (fsync === 'group') throw new Error('fsync=group needs an async store: a sync server handles one request at a time, so no two PUTs can share a flush')
+  const unflushable = fsyncProblem('sync', fsync)
+  if (unflushable) throw new Error(unflushable)
   return {
     kind: 'sync',
     read (key) {

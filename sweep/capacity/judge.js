@@ -62,4 +62,4 @@ function backlog (p50s) {
   return known.every((v, k) => k === 0 || v > known[k - 1]) && known[known.length - 1] >= BACKLOG * known[0]
 }
 
-module.exports = { judgeProbe, ON_TIME }
+module.exports = { judgeProbe }

@@ -11,16 +11,16 @@
 // their start; within a probe a file grows by rate × seconds / ((readsPerWrite + 1) × nFiles) records.
 
 const path = require('node:path')
-const { SingleBar, Presets } = require('cli-progress')
 const { openServer, serverGone, dataOf } = require('../harness')
 const { rowOf } = require('../cell')
 const { createSummary } = require('../results')
-const { mulberry32, shuffle } = require('../schedule')
+const { mulberry32, shuffle } = require('../../lib/random')
+const { progressBar } = require('../../lib/progress')
 const { deadline } = require('../passes')
 const { clientPools } = require('../rounds')
 const { searchCapacity, CONFIRM } = require('./search')
 const { judgeProbe } = require('./judge')
-const { median } = require('../../report/intervals')
+const { median } = require('../../lib/stats')
 const { SUMMARY } = require('../../lib/dimensions')
 
 const CLOSED_OPS = 1000 // the closed-loop window after the warm-up, operations per client process
@@ -33,14 +33,6 @@ const TABLE = [
   { title: 'probes', key: 'probes' },
   { title: 'search s', key: 'seconds', digits: 1 }
 ]
-
-function progressBar (total) {
-  if (!process.stderr.isTTY) return null
-  const format = '{bar} {value}/{total} searches | {cell} | {rate} | last: {last}'
-  const bar = new SingleBar({ stream: process.stderr, format, hideCursor: true }, Presets.shades_classic)
-  bar.start(total, 0, { cell: '', rate: 'starting', last: '–' })
-  return bar
-}
 
 /**
  * Runs the capacity plan's rounds.
@@ -57,7 +49,8 @@ async function runCapacity ({ cells, options }, ctx, add) {
   const poolSize = Math.max(...cells.map((c) => c.nClients)) // every cell's processes in one pool per placement
   const started = performance.now()
   const elapsed = () => (performance.now() - started) / 1000
-  const bar = progressBar(options.rounds * cells.length)
+  const bar = progressBar(options.rounds * cells.length, '{bar} {value}/{total} searches | {cell} | {rate} | last: {last}',
+    { cell: '', rate: 'starting', last: '–' })
   const say = (line) => (bar ? bar.increment({ last: line }) : process.stderr.write(`capacity: ${line}\n`))
   const found = new Map() // cell id → capacities found so far
   const result = { rounds: 0, disturbed: 0, stop: `${options.rounds} rounds (--rounds)`, timing: { rounds: [] } }

@@ -1,0 +1,55 @@
+'use strict'
+// The one reader of /proc/PID/stat (Linux): a process's name, state, parent, group, CPU time and
+// start time; whether it is alive; its CPU time in µs.
+
+const fs = require('node:fs')
+
+const USER_HZ = 100 // /proc/PID/stat counts CPU time in USER_HZ ticks, 100 on Linux
+
+/**
+ * The fields of /proc/PID/stat this project uses.
+ * @param {number|string} pid
+ * @returns {{ comm: string, state: string, ppid: number, pgrp: number, ticks: number, cpuUs: number, startTime: string } | null}
+ *   ticks: user + system CPU time in USER_HZ ticks; cpuUs: the same in µs; startTime: the kernel's start time
+ *   (ticks since boot, as text: with the pid it names one process for good); null when there is no such process
+ */
+function readStat (pid) {
+  let stat
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1')
+  } catch {
+    return null
+  }
+  // The name may hold spaces and parentheses: the fields start after the last ')'.
+  const close = stat.lastIndexOf(')')
+  const f = stat.slice(close + 2).split(' ')
+  const ticks = Number(f[11]) + Number(f[12]) // utime (14th field), stime (15th)
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, close),
+    state: f[0],
+    ppid: Number(f[1]),
+    pgrp: Number(f[2]),
+    ticks,
+    cpuUs: ticks * (1e6 / USER_HZ),
+    startTime: f[19]
+  }
+}
+
+/** Whether a process runs: it exists and is not a zombie (which serves and owns nothing). */
+function isAlive (pid) {
+  const stat = readStat(pid)
+  return stat !== null && stat.state !== 'Z' && stat.state !== 'X'
+}
+
+/**
+ * @param {number} pid
+ * @returns {number} CPU time (user + system) of one process so far, in µs
+ * @throws {Error} when there is no such process
+ */
+function processCpuUs (pid) {
+  const stat = readStat(pid)
+  if (stat === null) throw new Error(`no process ${pid}`)
+  return stat.cpuUs
+}
+
+module.exports = { readStat, isAlive, processCpuUs }

@@ -1,0 +1,22 @@
+'use strict'
+// The one progress bar (cli-progress) of the commands: on stderr, and only when stderr is a
+// terminal, so that a run's output piped to a file holds no bar.
+
+const { SingleBar, Presets } = require('cli-progress')
+
+/**
+ * Starts a progress bar.
+ * @param {number} total
+ * @param {string} format cli-progress's format, e.g. '{bar} {value}/{total} runs | {run}'
+ * @param {object} [payload] the format's other fields at the start
+ * @param {{ clear?: boolean }} [how] clear: remove the bar once it is complete
+ * @returns {SingleBar|null} null when stderr is not a terminal
+ */
+function progressBar (total, format, payload = {}, { clear = false } = {}) {
+  if (!process.stderr.isTTY) return null
+  const bar = new SingleBar({ stream: process.stderr, format, hideCursor: true, clearOnComplete: clear, etaBuffer: 5 }, Presets.shades_classic)
+  bar.start(total, 0, payload)
+  return bar
+}
+
+module.exports = { progressBar }

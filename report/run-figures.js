@@ -1,0 +1,56 @@
+'use strict'
+// The run's time and interference in figures (rounds.csv, passes.csv, env.json's rounds), and the note
+// the report opens with when the run was disturbed. Used by report/index.js (analysis).
+
+const { fixed } = require('./verdicts')
+
+const s1 = (ms) => fixed(ms / 1000, 1)
+const pct = (x) => `${fixed(x * 100, 1)}%`
+
+/**
+ * The run's time and interference in figures.
+ * @param {object} results from readResults (env.rounds, roundLog, passes)
+ * @returns {object|null} null for a folder that was not an interleaved run: { wallMs, phases: [name, ms][],
+ *   measuringMs, keptMs, share, rounds, disturbedRounds, stop, passes, dropped, worst, median }
+ */
+function runFigures ({ env, roundLog, passes }) {
+  if (!env.rounds || roundLog.length === 0) return null
+  const wallMs = Date.parse(env.finishedAt) - Date.parse(env.startedAt)
+  const { timing } = env.rounds
+  const measuringMs = roundLog.reduce((a, r) => a + r.passes, 0)
+  const verifyMs = roundLog.reduce((a, r) => a + r.verify, 0)
+  const interference = passes.map((p) => p.interference).sort((a, b) => a - b)
+  return {
+    wallMs,
+    phases: [['start the servers, create the files', timing.start], ['warm up', timing.warm], ['measure (the passes)', measuringMs],
+      ['take, verify and write each round', verifyMs], ['stop', timing.stop],
+      ['the rest (plan, environment, results folder)', Math.max(0, wallMs - timing.start - timing.warm - measuringMs - verifyMs - timing.stop)]],
+    measuringMs,
+    keptMs: timing.measured,
+    share: wallMs > 0 ? measuringMs / wallMs : 0,
+    rounds: env.rounds.rounds,
+    disturbedRounds: env.rounds.disturbed,
+    stop: env.rounds.stop,
+    passes: passes.length,
+    dropped: passes.filter((p) => !p.kept).length,
+    waitedMs: passes.reduce((a, p) => a + (p.waitedMs ?? 0), 0),
+    settled: roundLog.length > 1 && roundLog[0].cells ? roundLog[0].cells - roundLog[roundLog.length - 1].cells : 0,
+    median: interference.length > 0 ? interference[interference.length >> 1] : null,
+    worst: interference.length > 0 ? interference[interference.length - 1] : null
+  }
+}
+
+/**
+ * One sentence for the first screen: rounds, time, why it stopped, what was disturbed.
+ * @param {object|null} f from runFigures
+ * @returns {string|null}
+ */
+function runNote (f) {
+  if (!f) return null
+  return `${f.rounds} rounds in ${s1(f.wallMs)} s (${pct(f.share)} of it measuring); stopped: ${f.stop}. ` +
+    `${f.dropped} of ${f.passes} passes and ${f.disturbedRounds} rounds were disturbed by other work and measured again` +
+    `${f.waitedMs > 0 ? `, after waiting ${s1(f.waitedMs)} s for the machine to be quiet` : ''}.` +
+    `${f.settled > 0 ? ` ${f.settled} cells were settled before the end (all their comparisons narrow enough), their windows given to the others.` : ''}`
+}
+
+module.exports = { runFigures, runNote }

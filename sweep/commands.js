@@ -1,0 +1,182 @@
+'use strict'
+// The one table of ./run_benchmark.sh's commands, as lib/dimensions.js is of the dimensions. Each entry
+// says once: its name (README's commands table has a row per name), its usage and line in --help, and
+// either the preset of a command that runs cells (its kinds and grid, flags, A/A pair, storage slice,
+// rounds and budget) with how those cells are measured, or how it parses its arguments and runs.
+// sweep/index.js dispatches from it and sweep/help.js writes --help from it.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { ConfigError } = require('../lib/config')
+const { KIND_NAMES } = require('../lib/kinds')
+const { MAX_INTERFERENCE } = require('../lib/interference')
+const { supportedLts } = require('../lib/node-lines')
+const { parseSlo, sloFlag } = require('../lib/slo')
+const { MARGIN } = require('../report/intervals')
+const { runCompare } = require('../report/compare')
+const { defaultAa } = require('./aa')
+const { planCells } = require('./grid')
+const { runPlan, runSequence, report } = require('./runner')
+const { runRounds } = require('./rounds')
+const cell = require('./cell')
+const capacity = require('./capacity/run')
+const peak = require('./peak')
+const { parseNodeCommand, runNodeCommand } = require('./node-command')
+const { parseHostsCommand, runHostsCommand } = require('./hosts')
+const { parseSetupCommand, runSetup, REQUIREMENTS } = require('./setup')
+
+/** A budget in words: 110 s, 10 min, 1 h. */
+const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 === 0 ? `${s / 60} min` : `${s} s`)
+
+// The interleaved commands keep every cell's server up, warm it up (warmOps per serving process) and
+// measure it in windows, round after round (sweep/rounds.js); 6 rounds are the fewest whose interval
+// reaches 95% (report/intervals.js), and rounds are added until the intervals are narrow or the budget
+// (s) is spent. The client's own warm-up is one operation per process after creating the files; idle
+// connections between a cell's windows are kept. Flags go before the user's, so the user's win.
+const BASE_KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
+const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000, restartEvery: 0 }
+const INTERLEAVED = { measure: 'rounds', flags: ['--warmup=1', '--keepAliveTimeout=3600000'] }
+
+const PRESETS = {
+  quick: { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED.flags, '--concurrency=2'],
+    // The A/A pair is the cheapest cell's; the FUSE slice: sync and async in one process, plain folder and 1 ms storage.
+    aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: { kinds: ['sync', 'async'], nServers: [1], nClients: [2], ioDelay: ['off', 1000] },
+    rounds: { ...ROUNDS, rounds: 6, budget: 110, window: 200, passes: 8 } },
+  sweep: { ...INTERLEAVED, lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, aa: defaultAa,
+    rounds: { ...ROUNDS, rounds: 6, budget: 1800, window: 200, passes: 5 } },
+  // The version table: each store in one process on the system Node and every supported LTS line.
+  versions: { ...INTERLEAVED, lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, aa: () => null,
+    node: () => ['system', ...supportedLts().map(String)], rounds: { ...ROUNDS, rounds: 8, budget: 600, window: 200, passes: 6 } },
+  // Each of the 4 base kinds at a plain folder and 1 ms storage on a fresh server per round (sweep/capacity/),
+  // 2 client processes x 16 connections in the open loop.
+  capacity: { measure: 'capacity', lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: ['--warmup=1000', '--concurrency=16'],
+    aa: () => null, slice: { ioDelay: ['off', 1000] },
+    rounds: { rounds: 6, budget: 600, slo: parseSlo('p99:20ms'), precision: 0.05, startRate: 100, endRate: 20000, probe: 1, rates: [] } },
+  run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1 } }
+}
+for (const [command, preset] of Object.entries(PRESETS)) preset.command = command
+
+const cellRunner = { columns: cell.COLUMNS, table: cell.TABLE, marks: cell.MARKS }
+const runsOf = (plan) => `${plan.runs.length} runs`
+// How each command's cells are measured, and the run in words.
+const RUNNERS = {
+  rounds: { ...cellRunner, measure: runRounds, describe: (plan) => `${plan.cells.length} cells, interleaved` },
+  capacity: { columns: capacity.COLUMNS, table: capacity.TABLE, measure: capacity.runCapacity,
+    describe: (plan) => `${plan.cells.length} cells, each searched on a fresh server every round` },
+  sequence: { ...cellRunner, measure: (plan, ctx, add) => runSequence(plan.runs, cell.runClientCell, ctx, add), describe: runsOf },
+  peak: { columns: peak.COLUMNS, table: peak.TABLE, measure: (plan, ctx, add) => runSequence(plan.runs, peak.runPeakCell, ctx, add), describe: runsOf }
+}
+
+// A command that runs cells from its preset; KIND: run's own first argument.
+const cells = (command, entry) => ({
+  name: command,
+  preset: PRESETS[command],
+  parse: (rest) => ({ plan: planCells(PRESETS[command], rest), runner: RUNNERS[PRESETS[command].measure] }),
+  run: ({ plan, runner }) => runPlan(plan, runner),
+  ...entry
+})
+const { quick: Q, sweep: S, versions: V, capacity: C } = Object.fromEntries(Object.entries(PRESETS).map(([k, p]) => [k, p.rounds]))
+
+/** The commands, in the order --help and README list them. */
+const COMMANDS = {
+  setup: {
+    name: 'setup',
+    usage: 'setup [--check]',
+    line: 'install the system packages the optional parts need (FUSE and a compiler for storage latency, HAProxy, iproute2, Chromium, ' +
+      'OpenSSH) with apt-get as root, then build the delay layer; --check: only say what is present and what is missing',
+    about: `Packages (Debian's names): ${REQUIREMENTS.flatMap((need) => need.packages.map((p) => p.debian)).join(' ')}.\n` +
+      'Only the missing ones are installed. Not root, or no apt-get: installs nothing and prints the command to run\n' +
+      '(sudo apt-get, or dnf with Fedora\'s names). Also runs before npm ci as node sweep/setup.js [--check].\n' +
+      'Exit status: 0 everything present (or installed), 1 something missing or apt-get failed, 2 bad arguments.',
+    parse: parseSetupCommand,
+    run: runSetup
+  },
+  quick: cells('quick', {
+    line: `the headline answer within a budget of ${duration(Q.budget)}: sync, async and their 2-worker clusters at a plain folder, sync and ` +
+      `async at 1 ms storage (when FUSE works), and the A/A pair; 2 client processes x 2 connections; at least ${Q.rounds} rounds, ` +
+      'more until every interval is within the margin'
+  }),
+  sweep: cells('sweep', {
+    line: `the full grid: all kinds, nServers ${PRESETS.sweep.lists.nServers}, nClients ${PRESETS.sweep.lists.nClients}, ` +
+      `plus the A/A copy; at least ${S.rounds} rounds, more until every interval is within the margin or the budget (${duration(S.budget)}) is spent`
+  }),
+  versions: cells('versions', {
+    line: `the version table: sync and async in one process, nClients ${PRESETS.versions.lists.nClients}, on the system node and every supported ` +
+      `LTS line (missing ones are installed); at least ${V.rounds} rounds within a budget of ${duration(V.budget)}; writes versions.md beside the report`
+  }),
+  capacity: cells('capacity', {
+    line: `the highest rate each server holds with its latency under --slo (default ${sloFlag(C.slo)}), open loop: the ` +
+      `${BASE_KINDS.length} base kinds at a plain folder and 1 ms storage, a search per cell on a fresh server every round (${C.rounds} rounds, ` +
+      `within a budget of ${duration(C.budget)}); the latency-load curves`
+  }),
+  run: cells('run', {
+    name: 'run KIND',
+    line: `one cell of KIND with config.json's values; KIND: ${KIND_NAMES.join(', ')}`,
+    parse: (rest) => {
+      if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
+      return { plan: planCells(PRESETS.run, rest.slice(1), rest[0]), runner: RUNNERS.sequence }
+    }
+  }),
+  peak: {
+    name: 'peak',
+    line: `saturation throughput of each kind (nServers ${peak.PEAK_NSERVERS} for the multi-process kinds), GET-only and POST-only, driven by autocannon`,
+    config: true,
+    parse: (rest) => ({ plan: peak.planPeak(rest), runner: RUNNERS.peak }),
+    run: ({ plan, runner }) => runPlan(plan, runner)
+  },
+  report: {
+    name: 'report DIR',
+    line: 'render DIR/report.html and DIR/charts/*.svg again from a results folder',
+    about: 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path. Exit status: 0, 1 a failure, 2 bad arguments.',
+    parse: (rest) => {
+      if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
+        throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
+      }
+      return path.resolve(rest[0])
+    },
+    run: report
+  },
+  compare: {
+    name: 'compare A B',
+    usage: 'compare A B [--html=FILE]',
+    line: 'two results folders: environment differences, then per shared cell the ratio B/A of ops/s, GET p99 and PUT p99 with intervals, ' +
+      'changes beyond noise marked; Markdown on stdout, an HTML page to --html=FILE (default B/compare-<A>.html)',
+    about: 'Exit status: 0, 2 a folder that is not a results folder, two folders that share no cell, or bad arguments.',
+    parse: (rest) => rest, // report/compare.js checks its own arguments
+    run: runCompare
+  },
+  node: {
+    name: 'node install|list',
+    usage: 'node install VERSION... | node list',
+    line: 'install official Node binaries from the npm registry into .node-cache/ (24, 26, 24.21.0, or lts for the newest LTS line), ' +
+      'printing each binary\'s path; or list the Node versions in .node-cache/ and the system node, with their release lines',
+    about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.',
+    parse: parseNodeCommand,
+    run: runNodeCommand
+  },
+  hosts: {
+    name: 'hosts check|clean',
+    usage: 'hosts check|clean --serverHost=HOST --clientHosts=HOST,... [--ssh="..."] [--remoteDir=DIR]',
+    line: 'check: reach the hosts named by --serverHost and --clientHosts over ssh and print, for each, its Node, checkout commit, cores, ' +
+      'free memory and clock offset; exit 2 naming the first that fails (every command that runs cells checks its hosts so first); ' +
+      'clean: end what a run that is gone left on them: processes and data folders the project named cbench-remote-, and relays',
+    about: 'Each host needs OpenSSH\'s sshd, Node and this project\'s checkout at the same commit. ssh runs with BatchMode\n' +
+      '(it never prompts): keys from --ssh or ~/.ssh/config. Run clean only while no run uses the hosts.\n' +
+      'Exit status: 0 every host passed (or was cleaned), 2 bad arguments or a host that failed.',
+    parse: parseHostsCommand,
+    run: runHostsCommand
+  }
+}
+
+/**
+ * Plans a command that runs cells, as its entry does (for tests and bench/).
+ * @param {'sweep'|'quick'|'versions'|'capacity'|'run'} command
+ * @param {string[]} argv the flags
+ * @param {string} [runKind] run's KIND
+ * @returns {object} the plan (sweep/grid.js planCells)
+ */
+function planSweep (command, argv, runKind) {
+  return planCells(PRESETS[command], argv, runKind)
+}
+
+module.exports = { COMMANDS, PRESETS, BASE_KINDS, planSweep, duration }
