@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
 const { median } = require('../lib/stats')
-const { medianInterval } = require('../report/intervals')
+const { medianInterval } = require('../report/stats/intervals')
 const { parseFlags, startChild } = require('./lib/util')
 const { processCpuUs } = require('../lib/proc')
 

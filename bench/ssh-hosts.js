@@ -15,7 +15,7 @@ const path = require('node:path')
 const { parse } = require('csv-parse/sync')
 const { startSshHosts, sshdProblem } = require('../test/fixtures/sshd')
 const { quickFigures } = require('./quick')
-const { median } = require('../report/intervals')
+const { median } = require('../report/stats/intervals')
 
 const ROOT = path.resolve(__dirname, '..')
 

@@ -2,8 +2,8 @@
 // The one table of a cell's dimensions: the list flags of sweep, quick, versions, capacity and run.
 // Each entry says, once, how the dimension is checked and shown in --help, its default, the suffix
 // it adds to a cell id (and when it is moot), how it reaches the server, and its summary.csv column.
-// sweep/grid.js (plans, cell ids), sweep/help.js, sweep/harness.js (the server's environment),
-// sweep/cell.js and sweep/capacity/run.js (the rows), report/read.js (the columns' types) and the
+// sweep/plan/grid.js (plans, cell ids), sweep/help.js, sweep/cell/harness.js (the server's environment),
+// sweep/cell/cell.js and sweep/capacity/run.js (the rows), report/data/read.js (the columns' types) and the
 // report's sections derive from it. Adding a dimension is an entry here plus the code that makes it
 // real (docs/ARCHITECTURE.md).
 
@@ -35,7 +35,7 @@ const BALANCE = ['roundrobin', 'leastconn']
  * - row(cell): its summary.csv value (default cell[name]), null when the run's figures write it;
  *   column: the column's name (default the dimension's); text: the column is text, not a number;
  * - variant: cells that differ by it are told apart in the report; label(value): a value in the report's words;
- *   line: a crossover chart draws a line per value (report/crossover.js), named in this order; cellKey: the report's cells carry it
+ *   line: a crossover chart draws a line per value (report/stats/crossover.js), named in this order; cellKey: the report's cells carry it
  *   under this name, and group by it apart from the variants (an async cell's fs API);
  * - historic: its column is in every summary.csv since the first (the others may be missing in older ones).
  */
@@ -151,7 +151,7 @@ const DIMENSIONS = {
     text: true,
     variant: true
   },
-  // Where the processes run (sweep/placement.js) and how HAProxy balances (the -lb kinds).
+  // Where the processes run (sweep/cell/placement.js) and how HAProxy balances (the -lb kinds).
   cpuset: {
     validate: rule('shared or split', (v) => (v === 'shared' || v === 'split' ? v : undefined)),
     help: 'shared = client and server on every core; split = the server side (with HAProxy) and the client pinned to disjoint cores (taskset)',
@@ -184,7 +184,7 @@ const DIMENSIONS = {
 const entries = Object.entries(DIMENSIONS)
 const pick = (test, value) => Object.fromEntries(entries.filter(([, d]) => test(d)).map(([name, d]) => [name, value(d, name)]))
 
-/** Each dimension's validator (sweep/lists.js takes a list of them). */
+/** Each dimension's validator (sweep/plan/lists.js takes a list of them). */
 const VALIDATORS = pick(() => true, (d) => d.validate)
 /** The dimensions that add a suffix to a cell id, and the suffix. */
 const SUFFIXES = pick((d) => d.suffix, (d) => d.suffix)
@@ -198,7 +198,7 @@ const columnOf = ([name, d]) => d.column ?? name
 /** The columns cells differ by. */
 const VARIANTS = entries.filter(([, d]) => d.variant).map(columnOf)
 
-// summary.csv, written by sweep/cell.js and sweep/capacity/run.js, read by report/read.js: the
+// summary.csv, written by sweep/cell/cell.js and sweep/capacity/run.js, read by report/data/read.js: the
 // dimensions' columns after cell, repeat and order, then the figures. `required` columns are in
 // every folder since the first; the others may be missing in older ones (read as null).
 const HISTORIC = entries.filter(([, d]) => d.historic).map(columnOf)
@@ -211,7 +211,7 @@ const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanU
   'shardOverlap']
 const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
 const ID = ['cell', 'repeat', 'order']
-// The results folder's layout, env.json's `format`: sweep/env.js writes RESULTS_FORMAT, report/read.js reads
+// The results folder's layout, env.json's `format`: sweep/results/env.js writes RESULTS_FORMAT, report/data/read.js reads
 // OLDEST_FORMAT to RESULTS_FORMAT. A folder without it is format 1 (the layout before the field); 2 is 1 with the field.
 const OLDEST_FORMAT = 1
 const RESULTS_FORMAT = 2

@@ -1,6 +1,6 @@
 'use strict'
 // The plain statistics every room uses: the median of some numbers and Jain's fairness index of
-// some counts. The report's intervals (report/intervals.js) build on them.
+// some counts. The report's intervals (report/stats/intervals.js) build on them.
 
 /**
  * The median of some numbers (the mean of the middle two for an even count).

@@ -12,25 +12,25 @@ const { KIND_NAMES } = require('../lib/kinds')
 const { MAX_INTERFERENCE } = require('../lib/interference')
 const { supportedLts } = require('../lib/node-lines')
 const { parseSlo, sloFlag } = require('../lib/slo')
-const { MARGIN } = require('../report/intervals')
-const { runCompare } = require('../report/compare')
-const { defaultAa } = require('./aa')
-const { planCells } = require('./grid')
+const { MARGIN } = require('../report/stats/intervals')
+const { runCompare } = require('../report/compare/compare')
+const { defaultAa } = require('./plan/aa')
+const { planCells } = require('./plan/grid')
 const { runPlan, runSequence, report } = require('./runner')
-const { runRounds } = require('./rounds')
-const cell = require('./cell')
+const { runRounds } = require('./interleaved/rounds')
+const cell = require('./cell/cell')
 const capacity = require('./capacity/run')
-const peak = require('./peak')
+const peak = require('./peak/peak')
 const { parseNodeCommand, runNodeCommand } = require('./node-command')
-const { parseHostsCommand, runHostsCommand } = require('./hosts')
+const { parseHostsCommand, runHostsCommand } = require('./hosts/hosts')
 const { parseSetupCommand, runSetup, REQUIREMENTS } = require('./setup')
 
 /** A budget in words: 110 s, 10 min, 1 h. */
 const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 === 0 ? `${s / 60} min` : `${s} s`)
 
 // The interleaved commands keep every cell's server up, warm it up (warmOps per serving process) and
-// measure it in windows, round after round (sweep/rounds.js); 6 rounds are the fewest whose interval
-// reaches 95% (report/intervals.js), and rounds are added until the intervals are narrow or the budget
+// measure it in windows, round after round (sweep/interleaved/rounds.js); 6 rounds are the fewest whose interval
+// reaches 95% (report/stats/intervals.js), and rounds are added until the intervals are narrow or the budget
 // (s) is spent. The client's own warm-up is one operation per process after creating the files; idle
 // connections between a cell's windows are kept. Flags go before the user's, so the user's win.
 const BASE_KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
@@ -142,7 +142,7 @@ const COMMANDS = {
     line: 'two results folders: environment differences, then per shared cell the ratio B/A of ops/s, GET p99 and PUT p99 with intervals, ' +
       'changes beyond noise marked; Markdown on stdout, an HTML page to --html=FILE (default B/compare-<A>.html)',
     about: 'Exit status: 0, 2 a folder that is not a results folder, two folders that share no cell, or bad arguments.',
-    parse: (rest) => rest, // report/compare.js checks its own arguments
+    parse: (rest) => rest, // report/compare/compare.js checks its own arguments
     run: runCompare
   },
   node: {
@@ -173,7 +173,7 @@ const COMMANDS = {
  * @param {'sweep'|'quick'|'versions'|'capacity'|'run'} command
  * @param {string[]} argv the flags
  * @param {string} [runKind] run's KIND
- * @returns {object} the plan (sweep/grid.js planCells)
+ * @returns {object} the plan (sweep/plan/grid.js planCells)
  */
 function planSweep (command, argv, runKind) {
   return planCells(PRESETS[command], argv, runKind)

@@ -1,7 +1,7 @@
 'use strict'
 // --help of ./run_benchmark.sh and of each of its commands: the commands from their table
-// (sweep/commands.js), and every flag from the validator tables the commands check (sweep/options.js,
-// sweep/peak.js, lib/config.js), with each command's own defaults.
+// (sweep/commands.js), and every flag from the validator tables the commands check (sweep/plan/options.js,
+// sweep/peak/peak.js, lib/config.js), with each command's own defaults.
 
 const { helpSection, entryHelp } = require('../lib/help')
 const { KIND_NAMES } = require('../lib/kinds')
@@ -9,15 +9,15 @@ const { DIMENSIONS, shownDefaults } = require('../lib/dimensions')
 const { HOST_OPTIONS } = require('../lib/ssh')
 const { loadConfig } = require('../lib/config')
 const { sloFlag } = require('../lib/slo')
-const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS } = require('./options')
-const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./peak')
-const { defaultAa } = require('./aa')
+const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS } = require('./plan/options')
+const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./peak/peak')
+const { defaultAa } = require('./plan/aa')
 const { COMMANDS, PRESETS } = require('./commands')
 
 /** What each list flag of the grid means (lib/dimensions.js). */
 const LIST_HELP = Object.fromEntries(Object.entries(DIMENSIONS).map(([name, d]) => [name, d.help]))
 
-/** What each option of the commands that run cells means (sweep/grid.js SWEEP_OPTIONS, sweep/peak.js PEAK_OPTIONS). */
+/** What each option of the commands that run cells means (sweep/plan/grid.js SWEEP_OPTIONS, sweep/peak/peak.js PEAK_OPTIONS). */
 const OPTION_HELP = {
   rounds: 'sweep, quick, versions: the fewest clean rounds (each measures every cell in interleaved windows); ' +
     'capacity: rounds of searches, each cell on a fresh server in each; run, peak: runs of each cell',

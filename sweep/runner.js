@@ -8,15 +8,15 @@ const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
 const { progressBar } = require('../lib/progress')
-const { planEnv, finishEnv } = require('./env')
+const { planEnv, finishEnv } = require('./results/env')
 const { renderReport } = require('../report')
-const { createResultsDir, writeJson, createSummary } = require('./results')
-const { createDataRoot, removeLeftovers } = require('./data-root')
-const { formatTable } = require('./table')
+const { createResultsDir, writeJson, createSummary } = require('./results/folder')
+const { createDataRoot, removeLeftovers } = require('./results/data-root')
+const { formatTable } = require('./results/table')
 const { cleanStaleMounts } = require('../storage')
-const { openHosts } = require('./placement')
+const { openHosts } = require('./cell/placement')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
-const { remotePath } = require('./hosts')
+const { remotePath } = require('./hosts/hosts')
 const { openData } = require('../client/data-host')
 
 /**
@@ -39,7 +39,7 @@ function report (dir) {
  * Measures a plan's cells and writes the results folder.
  * @param {{ command: string, config: object, options: object, grid: object, cells?: object[], runs?: object[], envExtra?: object }} plan
  * @param {{ columns: string[], table: object[], marks?: object[], describe(plan): string,
- *   measure(plan, ctx, add): Promise<object|null> }} runner summary columns, figures and marks for the table (sweep/table.js),
+ *   measure(plan, ctx, add): Promise<object|null> }} runner summary columns, figures and marks for the table (sweep/results/table.js),
  *   the run in words, and how its cells are measured (sweep/commands.js): rows go to add(row); an outcome of rounds, if any
  * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 2 the server's namespace
  *   cannot be made (--hosts=netns), 128 + signal if interrupted

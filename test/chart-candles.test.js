@@ -1,9 +1,9 @@
 'use strict'
-// The historic per-process candles of a cell (report/chart-candles.js): merging the client
+// The historic per-process candles of a cell (report/charts/candles.js): merging the client
 // documents of its rounds, one candle per process and operation on a log axis, and the empty case.
 
 const t = require('tap')
-const { candlesChart, mergeProcessLatency } = require('../report/chart-candles')
+const { candlesChart, mergeProcessLatency } = require('../report/charts/candles')
 
 const ENV = { cpus: 2, node: 'v20.20.2' }
 const none = { count: 0, min: null, mean: null, max: null }

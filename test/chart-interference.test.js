@@ -1,9 +1,9 @@
 'use strict'
-// The interference chart (report/chart-interference.js): per pass the stacked CPU share of others
+// The interference chart (report/charts/interference.js): per pass the stacked CPU share of others
 // and steal against --maxInterference, dropped passes marked, each cell's throughput below.
 
 const t = require('tap')
-const { interferenceChart } = require('../report/chart-interference')
+const { interferenceChart } = require('../report/charts/interference')
 
 const ENV = { cpus: 2, node: 'v20.20.2' }
 const pass = (round, n, second, kept, other, steal) => ({ round, pass: n, startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString(),

@@ -1,9 +1,9 @@
 'use strict'
-// The forest plot of verdicts (report/chart-verdicts.js): rows in input order, a log ratio axis,
+// The forest plot of verdicts (report/charts/verdicts.js): rows in input order, a log ratio axis,
 // the band of "same", one interval per entry that has one, and the empty case.
 
 const t = require('tap')
-const { verdictsChart, VERDICT_COLORS } = require('../report/chart-verdicts')
+const { verdictsChart, VERDICT_COLORS } = require('../report/charts/verdicts')
 
 const ENV = { cpus: 2, node: 'v20.20.2' }
 const ENTRIES = [

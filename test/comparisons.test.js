@@ -1,12 +1,12 @@
 'use strict'
-// report/comparisons.js: which cells are compared. The A/A pair is a configuration's own cell and its
+// report/stats/comparisons.js: which cells are compared. The A/A pair is a configuration's own cell and its
 // copy B; folders made before 2026-11-24 have two copies, A and B.
 
 const t = require('tap')
-const { comparisons } = require('../report/comparisons')
+const { comparisons } = require('../report/stats/comparisons')
 
 const ROUNDS = [1, 2, 3, 4, 5, 6, 7, 8]
-// A cell as report/cells.js groups it, with `speed` ops/s in every round (B 1% off in alternate rounds).
+// A cell as report/data/cells.js groups it, with `speed` ops/s in every round (B 1% off in alternate rounds).
 const cell = (id, kind, nServers, speed, aa = '') => ({
   id, kind, nServers, load: 2, variant: '', api: kind.startsWith('async') ? 'callback' : '', aa,
   valid: ROUNDS.map((repeat) => ({ repeat, opsPerSec: speed * (aa === 'B' && repeat % 2 ? 1.01 : 1) }))

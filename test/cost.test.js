@@ -3,7 +3,7 @@
 // is built by the servers' own summarize(), and the client-bound rule.
 
 const t = require('tap')
-const { costFigures, isClientBound } = require('../sweep/cost')
+const { costFigures, isClientBound } = require('../sweep/cell/cost')
 const { summarize } = require('../lib/telemetry')
 
 const proc = (role, requests, utilization, cpuUs, p50, p99) =>

@@ -4,7 +4,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { createDataRoot, removeLeftovers } = require('../sweep/data-root')
+const { createDataRoot, removeLeftovers } = require('../sweep/results/data-root')
 
 const DEAD = 2 ** 22 + 12345 // above pid_max's default: no such process
 

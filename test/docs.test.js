@@ -1,7 +1,7 @@
 'use strict'
 // docs/REFERENCE.md keeps up with the code it describes: summary.csv's columns and env.json's fields
 // as the commands write them, every flag and config key, each command's defaults, the cell ids it
-// shows, the client JSON's env; and report/read.js reads the results formats REFERENCE names.
+// shows, the client JSON's env; and report/data/read.js reads the results formats REFERENCE names.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -11,15 +11,15 @@ const { MOOT, SUFFIXES, firstValues } = require('../lib/dimensions')
 const { KIND_NAMES } = require('../lib/kinds')
 const { describeEnv } = require('../lib/env')
 const { HOST_OPTIONS } = require('../lib/ssh')
-const { SWEEP_LISTS, SWEEP_OPTIONS } = require('../sweep/options')
-const { cellId } = require('../sweep/grid')
+const { SWEEP_LISTS, SWEEP_OPTIONS } = require('../sweep/plan/options')
+const { cellId } = require('../sweep/plan/grid')
 const { PRESETS } = require('../sweep/commands')
-const { COLUMNS: PEAK_COLUMNS, PEAK_OPTIONS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('../sweep/peak')
-const { COLUMNS: SWEEP_COLUMNS } = require('../sweep/cell')
+const { COLUMNS: PEAK_COLUMNS, PEAK_OPTIONS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('../sweep/peak/peak')
+const { COLUMNS: SWEEP_COLUMNS } = require('../sweep/cell/cell')
 const { COLUMNS: CAPACITY_COLUMNS } = require('../sweep/capacity/run')
 const { sweepHelp } = require('../sweep/help')
-const { collectEnv, planEnv, finishEnv } = require('../sweep/env')
-const { readResults } = require('../report/read')
+const { collectEnv, planEnv, finishEnv } = require('../sweep/results/env')
+const { readResults } = require('../report/data/read')
 const { RESULTS_FORMAT } = require('../lib/dimensions')
 const { writeSweepFolder } = require('./fixtures/results-folder')
 
@@ -68,9 +68,9 @@ t.test('summary.csv: every column written has a meaning in REFERENCE, and every 
 })
 
 t.test('env.json: REFERENCE lists every top-level field a run writes, and only those', async (t) => {
-  // The commands' own plans (sweep/commands.js, sweep/peak.js), one of them on other hosts (whose ssh
+  // The commands' own plans (sweep/commands.js, sweep/peak/peak.js), one of them on other hosts (whose ssh
   // check is not made here), through what sweep/runner.js writes at the start and at the end.
-  const hosts = require('../sweep/hosts')
+  const hosts = require('../sweep/hosts/hosts')
   const elsewhere = { '../sweep/hosts': { ...hosts, planRemote: () => ({ checked: [] }) } }
   const plans = [
     require('../sweep/commands').planSweep('run', [], 'sync'),
@@ -129,7 +129,7 @@ t.test('the placement and balancer flags show their default', async (t) => {
   }
 })
 
-// What each command runs by default: sweep/grid.js PRESETS, and peak's own.
+// What each command runs by default: sweep/plan/grid.js PRESETS, and peak's own.
 const DEFAULTS = {
   ...Object.fromEntries(Object.entries(PRESETS).map(([command, { lists, rounds }]) =>
     [command, { kinds: lists.kinds, nServers: lists.nServers, nClients: lists.nClients, ...pick(rounds, ['rounds', 'budget', 'window', 'passes']) }])),

@@ -4,7 +4,7 @@
 const t = require('tap')
 const os = require('node:os')
 const { ConfigError } = require('../lib/config')
-const { cellId, sizedValue } = require('../sweep/grid')
+const { cellId, sizedValue } = require('../sweep/plan/grid')
 const { planSweep } = require('../sweep/commands')
 const { reusePortProblem, kindProblem } = require('../lib/kinds')
 const { checkFuse } = require('../storage')

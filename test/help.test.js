@@ -7,8 +7,8 @@ const { execFile } = require('node:child_process')
 const path = require('node:path')
 const { SCHEMA, ROOT } = require('../lib/config')
 const { CONFIG_HELP, helpSection } = require('../lib/help')
-const { SWEEP_LISTS, SWEEP_OPTIONS } = require('../sweep/options')
-const { PEAK_LISTS, PEAK_OPTIONS } = require('../sweep/peak')
+const { SWEEP_LISTS, SWEEP_OPTIONS } = require('../sweep/plan/options')
+const { PEAK_LISTS, PEAK_OPTIONS } = require('../sweep/peak/peak')
 const { LIST_HELP, OPTION_HELP } = require('../sweep/help')
 const { KIND_NAMES } = require('../lib/kinds')
 
@@ -63,7 +63,7 @@ t.test('every entry point answers --help with exit 0, a usage line, and each key
 
 t.test('the help tables hold exactly the keys of the validator tables', async (t) => {
   t.same(Object.keys(CONFIG_HELP).sort(), Object.keys(SCHEMA).sort(), 'config keys (lib/config.js SCHEMA)')
-  t.same(Object.keys(LIST_HELP).sort(), Object.keys(SWEEP_LISTS).sort(), 'grid flags (sweep/grid.js SWEEP_LISTS)')
+  t.same(Object.keys(LIST_HELP).sort(), Object.keys(SWEEP_LISTS).sort(), 'grid flags (sweep/plan/grid.js SWEEP_LISTS)')
   t.same(Object.keys(OPTION_HELP).sort(), [...new Set([...Object.keys(SWEEP_OPTIONS), ...Object.keys(PEAK_OPTIONS)])].sort(), 'run and peak flags')
 })
 

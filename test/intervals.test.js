@@ -4,10 +4,10 @@
 // undecided), the precision rule, and the unpaired ratio compare uses.
 
 const t = require('tap')
-const { medianInterval, hodgesLehmann, pairedRatio, divideRounds, roundValues, pairedSummary, judge, isPrecise } = require('../report/intervals')
-const { unpairedRatio } = require('../report/unpaired')
+const { medianInterval, hodgesLehmann, pairedRatio, divideRounds, roundValues, pairedSummary, judge, isPrecise } = require('../report/stats/intervals')
+const { unpairedRatio } = require('../report/stats/unpaired')
 
-// A cell as report/cells.js builds it: valid rows with their round (repeat).
+// A cell as report/data/cells.js builds it: valid rows with their round (repeat).
 const cell = (values, column = 'opsPerSec') => ({ valid: values.map((v, i) => ({ repeat: i + 1, [column]: v })) })
 
 t.test('a median interval is [min, max] up to 8 values, with the coverage it really has', async (t) => {

@@ -3,8 +3,8 @@
 
 const t = require('tap')
 const { ConfigError } = require('../lib/config')
-const { SWEEP_LISTS } = require('../sweep/options')
-const { takeLists, cross } = require('../sweep/lists')
+const { SWEEP_LISTS } = require('../sweep/plan/options')
+const { takeLists, cross } = require('../sweep/plan/lists')
 
 t.test('list flags are split, validated element by element, and deduplicated', async (t) => {
   const { lists, rest } = takeLists(['--nServers=1,2,4,2', '--kinds=sync', '--nOperations=5', '--readsPerWrite=0,inf'], SWEEP_LISTS)

@@ -1,11 +1,11 @@
 'use strict'
-// sweep/passes.js with a scripted machine and a stand-in pool: a pass is kept or dropped on the
+// sweep/interleaved/passes.js with a scripted machine and a stand-in pool: a pass is kept or dropped on the
 // interference figure alone; after a dropped one the run waits for a quiet sample before the next;
 // a round that cannot get its clean passes in twice as many tries is disturbed; a window that
 // fails or hangs fails its cell and the others go on.
 
 const t = require('tap')
-const { runPasses } = require('../sweep/passes')
+const { runPasses } = require('../sweep/interleaved/passes')
 
 // A pool whose windows take `ms` and fail `failed` operations; `settled` records keep/drop.
 function fakePool ({ ms = 1, failed = 0, hang = () => false } = {}) {

@@ -4,7 +4,7 @@
 
 const t = require('tap')
 const http = require('node:http')
-const { placementProblem, placeRun, connectRun, hostsOption } = require('../sweep/placement')
+const { placementProblem, placeRun, connectRun, hostsOption } = require('../sweep/cell/placement')
 const { VALIDATORS: { rtt: rttValue, cpuset: cpusetValue } } = require('../lib/dimensions')
 const { checkCpuset } = require('../lib/cpuset')
 

@@ -1,5 +1,5 @@
 'use strict'
-// report/precision.js: after each round the sweep asks, with the rows written so far, whether every
+// report/stats/precision.js: after each round the sweep asks, with the rows written so far, whether every
 // headline interval is narrower than ±margin, and which cells still have a comparison to narrow (the
 // others are settled).
 
@@ -8,9 +8,9 @@ const path = require('node:path')
 const t = require('tap')
 const { parse } = require('csv-parse/sync')
 const { stringify } = require('csv-stringify/sync')
-const { precision } = require('../report/precision')
-const { readResults, sweepRows } = require('../report/read')
-const { createSummary } = require('../sweep/results')
+const { precision } = require('../report/stats/precision')
+const { readResults, sweepRows } = require('../report/data/read')
+const { createSummary } = require('../sweep/results/folder')
 const { SUMMARY } = require('../lib/dimensions')
 const { writeSweepFolder } = require('./fixtures/results-folder')
 
@@ -39,10 +39,10 @@ t.test('the rows in memory, as the sweep keeps them, give what its summary.csv g
   const fixture = t.testdir()
   writeSweepFolder(fixture, { rounds: 8, aa: true })
   const records = parse(fs.readFileSync(path.join(fixture, 'summary.csv'), 'utf8'), { columns: true })
-  // As sweep/cell.js rowOf makes them: numbers and booleans, a column without a value left out.
+  // As sweep/cell/cell.js rowOf makes them: numbers and booleans, a column without a value left out.
   const typed = (k, v) => (v === 'true' || v === 'false' ? v === 'true' : k !== 'cell' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v)
   const rows = records.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== '').map(([k, v]) => [k, typed(k, v)])))
-  // The folder the sweep writes: the same rows through sweep/results.js, with every column.
+  // The folder the sweep writes: the same rows through sweep/results/folder.js, with every column.
   const dir = path.join(fixture, 'written')
   fs.mkdirSync(dir)
   fs.copyFileSync(path.join(fixture, 'env.json'), path.join(dir, 'env.json'))

@@ -3,12 +3,12 @@
 // split cores over shared ones, sync/async by round trip; each ratio paired by round, answers first.
 
 const t = require('tap')
-const { comparePlacement } = require('../report/placement')
-const { placementAnswers, placementSection } = require('../report/placement-section')
-const { judge } = require('../report/intervals')
+const { comparePlacement } = require('../report/stats/placement')
+const { placementAnswers, placementSection } = require('../report/page/placement-section')
+const { judge } = require('../report/stats/intervals')
 const render = (markup) => String(markup)
 
-// A cell as report/cell-stats.js leaves it: valid rows with their round, medians and telemetry.
+// A cell as report/stats/cell-stats.js leaves it: valid rows with their round, medians and telemetry.
 function cell (kind, variant, ops, extra = {}) {
   const valid = ops.map((opsPerSec, k) => ({ repeat: k + 1, opsPerSec, ...extra }))
   const sorted = [...ops].sort((a, b) => a - b)

@@ -6,7 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const t = require('tap')
 const { parse } = require('csv-parse/sync')
-const { createResultsDir, createSummary, writeJson, openLog } = require('../sweep/results')
+const { createResultsDir, createSummary, writeJson, openLog } = require('../sweep/results/folder')
 
 t.test('a results folder is named by UTC time and command, has cells/, and is never reused', async (t) => {
   const parent = path.join(t.testdir(), 'results')

@@ -1,5 +1,5 @@
 'use strict'
-// sweep/rounds.js end to end on small windows: passes disturbed by other processes are dropped and
+// sweep/interleaved/rounds.js end to end on small windows: passes disturbed by other processes are dropped and
 // run again, judged by the interference figure alone; rounds stop on precision, on the budget or
 // at --maxRounds, never before --rounds clean ones; the report says what happened. The disturbance
 // is scripted (test/fixtures/scripted-sweep.js), not made by busy processes: the test neither

@@ -2,7 +2,7 @@
 // The seeded schedule: the same order for a seed, shuffled, and repeats interleaved in rounds.
 
 const t = require('tap')
-const { schedule } = require('../sweep/schedule')
+const { schedule } = require('../sweep/plan/schedule')
 
 t.test('the schedule is the same for a seed, differs across seeds, and interleaves repeats', async (t) => {
   const cells = Array.from({ length: 8 }, (_, i) => ({ id: `c${i}` }))

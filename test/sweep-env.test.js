@@ -9,7 +9,7 @@ const path = require('node:path')
 const { isDeepStrictEqual } = require('node:util')
 const t = require('tap')
 const { ROOT } = require('../lib/config')
-const { collectEnv } = require('../sweep/env')
+const { collectEnv } = require('../sweep/results/env')
 const { uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT } = require('../lib/env')
 
 t.test('env records the machine, the run and every installed dependency\'s version', async (t) => {

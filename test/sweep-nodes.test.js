@@ -7,7 +7,7 @@ const path = require('node:path')
 const t = require('tap')
 const { ConfigError } = require('../lib/config')
 const { planSweep } = require('../sweep/commands')
-const { resolveNodes } = require('../sweep/nodes')
+const { resolveNodes } = require('../sweep/plan/nodes')
 const { fakeNode } = require('./fixtures/fake-node')
 
 const cellsOf = (plan) => plan.cells ?? [...new Map(plan.runs.map((r) => [r.cell.id, r.cell])).values()]

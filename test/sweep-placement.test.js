@@ -9,7 +9,7 @@ const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { runSweep, startSweep, resultsDir, readSummary, loggedPids, isGone } = require('./fixtures/sweep-run')
 const { checkHaproxy } = require('../lib/haproxy-check')
-const { checkNetns, listNamespaces, listLinks } = require('../balancer/netns')
+const { checkNetns, listNamespaces, listLinks } = require('../network/netns')
 const { checkCpuset } = require('../lib/cpuset')
 
 const SMALL = ['--nOperations=200', '--warmup=20', '--nFiles=4']

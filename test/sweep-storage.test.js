@@ -13,7 +13,7 @@ const { startSweep, runSweep, resultsDir, readSummary, loggedPids } = require('.
 const { checkFuse } = require('../storage')
 const { delayfsMounts, cleanStaleMounts } = require('../storage/stale')
 const { isAlive } = require('../lib/proc')
-const { groupMembers } = require('../sweep/process-group')
+const { groupMembers } = require('../sweep/cell/process-group')
 
 const skip = checkFuse()
 

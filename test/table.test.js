@@ -2,8 +2,8 @@
 // The end-of-run table: medians over valid repeats only, per cell, then the invalid runs' reasons.
 
 const t = require('tap')
-const { formatTable } = require('../sweep/table')
-const { medianTable, SETTLED_NOTE } = require('../report/tables')
+const { formatTable } = require('../sweep/results/table')
+const { medianTable, SETTLED_NOTE } = require('../report/page/tables')
 
 t.test('one line per cell with medians of valid repeats, then each invalid run', async (t) => {
   const rows = [
@@ -65,7 +65,7 @@ t.test('cells with different numbers of rounds (a settled cell) get the note, in
 })
 
 t.test("the report's table of all runs shows every invalid row and caps the valid ones at 200", async (t) => {
-  const { summaryTable } = require('../report/tables')
+  const { summaryTable } = require('../report/page/tables')
   const columns = ['cell', 'repeat', 'opsPerSec']
   const row = (i, valid) => ({ cell: 'sync-s1-c2', repeat: i, opsPerSec: 100 + i, valid, reason: valid ? '' : `lost ${i}` })
   const rowsOf = (html) => [...String(html).matchAll(/<tr( class="invalid")?[^>]*>\s*<td>sync-s1-c2<\/td><td class="num">(\d+)<\/td>/g)]

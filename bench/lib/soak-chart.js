@@ -2,7 +2,7 @@
 // The chart of a soak (bench/soak.js --chart=FILE.svg): RSS and p99 of each kind over time, one
 // panel each, the machine's load average beside p99, rendered with the report's ECharts helper.
 
-const { renderSvg } = require('../../report/chart-svg')
+const { renderSvg } = require('../../report/charts/svg')
 
 const COLORS = { sync: '#1f77b4', async: '#ff7f0e', 'sync-cluster': '#2ca02c', 'async-cluster': '#d62728' }
 

@@ -11,13 +11,13 @@
 // their start; within a probe a file grows by rate × seconds / ((readsPerWrite + 1) × nFiles) records.
 
 const path = require('node:path')
-const { openServer, serverGone, dataOf } = require('../harness')
-const { rowOf } = require('../cell')
-const { createSummary } = require('../results')
+const { openServer, serverGone, dataOf } = require('../cell/harness')
+const { rowOf } = require('../cell/cell')
+const { createSummary } = require('../results/folder')
 const { mulberry32, shuffle } = require('../../lib/random')
 const { progressBar } = require('../../lib/progress')
-const { deadline } = require('../passes')
-const { clientPools } = require('../rounds')
+const { deadline } = require('../interleaved/passes')
+const { clientPools } = require('../interleaved/rounds')
 const { searchCapacity, CONFIRM } = require('./search')
 const { judgeProbe } = require('./judge')
 const { median } = require('../../lib/stats')
@@ -38,7 +38,7 @@ const TABLE = [
  * Runs the capacity plan's rounds.
  * @param {{ cells: object[], options: object }} plan options: slo, precision, startRate, endRate, probe (s),
  *   rates, rounds, budget (s), seed, cellTimeout
- * @param {{ dir: string, dataRoot: string, signal: AbortSignal }} ctx and what sweep/harness.js takes
+ * @param {{ dir: string, dataRoot: string, signal: AbortSignal }} ctx and what sweep/cell/harness.js takes
  * @param {(row: object) => void} add
  * @returns {Promise<{ rounds: number, disturbed: number, stop: string, timing: object }>}
  */

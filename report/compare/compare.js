@@ -1,0 +1,143 @@
+'use strict'
+// Compares two results folders (before/after a change, two machines, two Node versions): their
+// environment differences, and per shared cell the ratio B/A of ops/s and of GET and PUT p99.
+// Run: ./run_benchmark.sh compare A B [--html=FILE] (or node report/compare/compare.js A B).
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { readResults } = require('../data/read')
+const { groupCells } = require('../data/cells')
+const { MARGIN, judge } = require('../stats/intervals')
+const { unpairedRatio } = require('../stats/unpaired')
+const { comparisons, METRICS } = require('../stats/comparisons')
+const { compareMarkdown, compareHtml } = require('./format')
+const { ENV } = require('../../lib/dimensions')
+
+// What a figure is called, and which way is better; and the metric of the headline verdicts.
+const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', better: 'higher' },
+  { column: 'getP99', name: 'GET p99', better: 'lower' },
+  { column: 'putP99', name: 'PUT p99', better: 'lower' }]
+const FORMATS = {
+  sweep: { figures: FIGURES, metric: 'opsPerSec', verdictsFile: 'verdicts.json' },
+  capacity: {
+    figures: [{ column: 'capacity', name: 'capacity req/s', better: 'higher' },
+      { column: 'closedOpsPerSec', name: 'closed-loop ops/s', better: 'higher' }],
+    metric: 'capacity', verdictsFile: 'capacity.json'
+  }
+}
+const NODE_SUFFIX = /-node-[^-]+(?=-[AB]$|$)/ // sweep/plan/grid.js cellId: node comes last, before an A/A label
+// The shell's values of the dimensions that reach a server in its environment are in env.json too.
+const ENV_FIELDS = ['node', 'serverNodes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', ...Object.keys(ENV),
+  'command', 'argv', 'gitCommit', 'gitDirty']
+const FAMILY_CONFIDENCE = 0.95
+
+class CompareError extends Error {}
+
+function readFolder (dir) {
+  let results
+  try {
+    results = readResults(dir)
+  } catch (err) {
+    throw new CompareError(`${dir} is not a results folder: ${err.message}`)
+  }
+  if (!FORMATS[results.format]) throw new CompareError(`${dir} is a ${results.format} folder: compare reads sweep, quick, run and capacity folders`)
+  // A folder whose servers ran one Node is matched without the version in its cell ids, so that
+  // two folders made on two versions compare cell by cell (the versions are an environment difference).
+  const cells = groupCells(results).map((c) => results.env.serverNodes.length === 1 ? { ...c, id: c.id.replace(NODE_SUFFIX, '') } : c)
+  const format = FORMATS[results.format]
+  return { dir, name: path.basename(path.resolve(dir)), env: results.env, format: results.format, cells: cells.filter((c) => !c.aa),
+    verdicts: verdictsOf(dir, cells, format) }
+}
+
+// The folder's verdicts: verdicts.json (capacity.json) where the report wrote one, else made the same way.
+function verdictsOf (dir, cells, format) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, format.verdictsFile), 'utf8')).comparisons
+  } catch {
+    return comparisons(cells, { metrics: [format.metric] }).map(({ ratio, cells, ...entry }) => entry)
+  }
+}
+
+// The fields of env.json that differ, config and package versions key by key.
+function envDifferences (a, b) {
+  const text = (v) => (v === undefined || v === null ? '–' : typeof v === 'object' ? JSON.stringify(v) : String(v))
+  const fields = [...ENV_FIELDS.map((f) => [f, a[f], b[f]]),
+    ...[...new Set([...Object.keys(a.config ?? {}), ...Object.keys(b.config ?? {})])].filter((k) => k !== 'dataPath')
+      .map((k) => [`config.${k}`, a.config?.[k], b.config?.[k]]),
+    ...[...new Set([...Object.keys(a.packages ?? {}), ...Object.keys(b.packages ?? {})])]
+      .map((k) => [`packages.${k}`, a.packages?.[k], b.packages?.[k]])]
+  return fields.map(([field, x, y]) => ({ field, a: text(x), b: text(y) })).filter((d) => d.a !== d.b)
+}
+
+/**
+ * Compares two sweep folders cell by cell, and their verdicts side by side. Each ratio B/A is
+ * unpaired (the folders' rounds do not match): Hodges–Lehmann over the valid rounds, with an
+ * interval at a Bonferroni-corrected confidence, so that all of them hold together with 95%, and
+ * the verdict rule of the report (faster, slower, same within ±margin, undecided).
+ * @param {string} dirA
+ * @param {string} dirB
+ * @returns {object} a, b, what (the headline verdicts' metric in words), figures (the columns compared), envDiffs,
+ *   cells (id, kind, nServers, load, variant, figures with verdict),
+ *   verdicts (label, a, b: each folder's verdict entry or null), onlyA, onlyB, margin, comparisons, confidence
+ * @throws {CompareError} when a folder is not a sweep or capacity results folder, the two differ in that, or they share no cell
+ */
+function compareFolders (dirA, dirB) {
+  const [a, b] = [readFolder(dirA), readFolder(dirB)]
+  if (a.format !== b.format) throw new CompareError(`${dirA} is a ${a.format} folder and ${dirB} a ${b.format} one: compare two of a kind`)
+  const { figures: FIGS, metric } = FORMATS[a.format]
+  const { what } = METRICS.find((m) => m.metric === metric)
+  const ids = (f) => new Set(f.cells.map((c) => c.id))
+  const shared = a.cells.filter((c) => ids(b).has(c.id))
+  if (shared.length === 0) throw new CompareError(`${dirA} and ${dirB} share no cell (cell ids such as ${a.cells[0]?.id ?? '–'} and ${b.cells[0]?.id ?? '–'})`)
+  const values = (cell, column) => cell.valid.map((r) => r[column]).filter((v) => Number.isFinite(v) && v > 0)
+  const comparisons = shared.length * FIGS.length
+  const confidence = 1 - (1 - FAMILY_CONFIDENCE) / comparisons
+  const margin = b.env.options?.margin ?? a.env.options?.margin ?? MARGIN
+  const cells = shared.map((cellA) => {
+    const cellB = b.cells.find((c) => c.id === cellA.id)
+    const figures = FIGS.map((f) => {
+      const [x, y] = [values(cellA, f.column), values(cellB, f.column)]
+      const ratio = unpairedRatio(x, y, confidence)
+      return { ...f, a: x, b: y, ratio, verdict: judge(ratio, { margin, better: f.better }) }
+    })
+    return { id: cellA.id, kind: cellA.kind, nServers: cellA.nServers, load: cellA.load, variant: cellA.variant, figures }
+  })
+  const labels = [...new Set([...a.verdicts, ...b.verdicts].filter((v) => v.metric === metric).map((v) => v.label))]
+  const verdicts = labels.map((label) => ({
+    label,
+    a: a.verdicts.find((v) => v.metric === metric && v.label === label) ?? null,
+    b: b.verdicts.find((v) => v.metric === metric && v.label === label) ?? null
+  }))
+  return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
+    onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
+}
+
+/**
+ * The compare command: Markdown on stdout, the HTML page to --html=FILE (default B/compare-<A>.html).
+ * @param {string[]} argv A B [--html=FILE]
+ * @returns {number} exit status: 0, or 2 (one line on stderr) for bad arguments, a folder that is
+ *   not a results folder, or two folders that share no cell
+ */
+function runCompare (argv) {
+  const html = argv.find((a) => a.startsWith('--html='))?.slice(7)
+  const dirs = argv.filter((a) => !a.startsWith('--html='))
+  try {
+    if (dirs.length !== 2 || argv.some((a) => a.startsWith('--') && !a.startsWith('--html='))) {
+      throw new CompareError(`compare needs two results folders, A and B (and optionally --html=FILE), got ${JSON.stringify(argv.join(' '))}`)
+    }
+    const result = compareFolders(...dirs)
+    const page = html ?? path.join(dirs[1], `compare-${result.a.name}.html`)
+    fs.writeFileSync(page, compareHtml(result))
+    process.stdout.write(compareMarkdown(result))
+    process.stderr.write(`compare: ${page}\n`)
+    return 0
+  } catch (err) {
+    if (!(err instanceof CompareError)) throw err
+    process.stderr.write(`compare: ${err.message}\n`)
+    return 2
+  }
+}
+
+if (require.main === module) process.exitCode = runCompare(process.argv.slice(2))
+
+module.exports = { runCompare }

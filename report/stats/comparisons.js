@@ -1,0 +1,113 @@
+'use strict'
+// The comparisons a results folder answers, each a ratio of two cells paired by round with its
+// interval and verdict (report/stats/intervals.js): sync vs async at each process model and count, each
+// multi-process model over one process of its store, each other model over cluster, and the A/A
+// pair, which calibrates. verdicts.json holds them; the report's sentences and compare read them.
+
+const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
+const { pairedRatio, judge, MARGIN } = require('./intervals')
+
+/** The metrics a comparison is judged on: throughput first, then the CPU each request costs; a
+ * capacity folder's capacity under the SLO and its closed-loop throughput. */
+const METRICS = [
+  { metric: 'opsPerSec', better: 'higher', what: 'throughput' },
+  { metric: 'serverCpuPerReqUs', better: 'lower', what: 'server CPU per request' },
+  { metric: 'clientCpuPerReqUs', better: 'lower', what: 'client CPU per request' },
+  { metric: 'capacity', better: 'higher', what: 'capacity under the SLO' },
+  { metric: 'closedOpsPerSec', better: 'higher', what: 'closed-loop throughput' }
+]
+const SWEEP_METRICS = ['opsPerSec', 'serverCpuPerReqUs', 'clientCpuPerReqUs']
+
+/**
+ * A cell's settings (report/data/cells.js variant, "ioDelay=1000, node=v26.10.0") in words: "1 ms
+ * storage, Node v26.10.0"; a plain folder is "plain folder".
+ * @param {string} variant
+ * @returns {string}
+ */
+function settingsLabel (variant) {
+  return variant.split(', ').filter(Boolean).map((pair) => {
+    const [key, value] = pair.split('=')
+    if (key === 'ioDelay') {
+      return value === 'off'
+        ? 'plain folder'
+        : Number(value) % 1000 === 0 && value !== '0' ? `${value / 1000} ms storage` : `${value} µs storage`
+    }
+    if (key === 'node') return `Node ${value}`
+    return pair
+  }).join(', ')
+}
+
+// The pairs of cells: [a, b, kind of comparison], a over b.
+function pairsOf (cells) {
+  const main = cells.filter((c) => !c.aa)
+  const like = (a) => (c) => c.variant === a.variant && c.load === a.load
+  const pairs = []
+  for (const cell of main) {
+    const { store, model } = KINDS[cell.kind]
+    const same = main.filter(like(cell))
+    if (store === 'sync') {
+      for (const other of same.filter((c) => c.kind === kindOf('async', model) && c.nServers === cell.nServers)) pairs.push([cell, other, 'store'])
+    }
+    if (!isMultiProcess(cell.kind)) continue
+    const single = same.find((c) => c.kind === kindOf(store, 'single') && c.api === cell.api)
+    if (single) pairs.push([cell, single, 'model'])
+    const cluster = model !== 'cluster' && same.find((c) => c.kind === kindOf(store, 'cluster') && c.nServers === cell.nServers && c.api === cell.api)
+    if (cluster) pairs.push([cell, cluster, 'model'])
+  }
+  // The A/A pair: the copy (B) over its configuration's own cell, or, in folders made before
+  // 2026-11-24, over a second copy (A).
+  const key = (c) => [c.kind, c.nServers, c.load, c.variant].join('|')
+  for (const b of cells.filter((c) => c.aa === 'B')) {
+    const a = cells.find((c) => c.aa === 'A' && key(c) === key(b)) ?? main.find((c) => key(c) === key(b))
+    if (a) pairs.push([a, b, 'aa'])
+  }
+  return pairs
+}
+
+/**
+ * Every comparison of the folder's cells on every metric.
+ * @param {object[]} cells from report/data/cells.js groupCells (A/A cells included)
+ * @param {{ margin?: number, metrics?: string[] }} [how] metrics: a sweep's three unless given
+ * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'aa'), metric, better, estimate, low,
+ *   high, n, confidence, margin, verdict, aa?, ratio, cells: [a, b] } in pair order, throughput first
+ */
+function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) {
+  const loads = new Set(cells.map((c) => c.load))
+  const apis = new Set(cells.map((c) => c.api).filter(Boolean))
+  const entries = []
+  for (const { metric, better } of METRICS.filter((m) => metrics.includes(m.metric))) {
+    for (const [a, b, kind] of pairsOf(cells)) {
+      const ratio = pairedRatio(a, b, metric)
+      const api = apis.size > 1 && KINDS[b.kind].store === 'async' && a.api !== b.api && b.api ? `, async ${b.api}` : ''
+      const where = [settingsLabel(a.variant), loads.size > 1 ? `${a.load} client processes` : ''].filter(Boolean).join(', ')
+      const label = kind === 'aa' ? `A/A: ${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}` : pairLabel(a, b) + api
+      entries.push({
+        a: a.id,
+        b: b.id,
+        label: where ? `${label}, ${where}` : label,
+        kind,
+        metric,
+        better,
+        ...(ratio && { estimate: ratio.estimate, low: ratio.low, high: ratio.high, n: ratio.n, confidence: ratio.confidence }),
+        margin,
+        verdict: judge(ratio, { margin, better }) === 'few' ? 'undecided' : judge(ratio, { margin, better }),
+        ...(kind === 'aa' && { aa: true }),
+        ratio,
+        cells: [a, b]
+      })
+    }
+  }
+  return entries
+}
+
+/**
+ * The comparisons the precision rule and the first screen are about: throughput only.
+ * @param {object[]} cells
+ * @param {{ margin?: number }} [how]
+ * @returns {object[]}
+ */
+function headlineComparisons (cells, { margin } = {}) {
+  return comparisons(cells, { margin, metrics: ['opsPerSec'] })
+}
+
+module.exports = { comparisons, headlineComparisons, settingsLabel, METRICS }

@@ -1,0 +1,98 @@
+'use strict'
+// How the report and compare word a ratio: "1.23× [1.10–1.37]", its verdict (faster, slower,
+// same within ±margin, undecided: report/stats/intervals.js judge) in words, and what the intervals'
+// round counts give in confidence.
+
+const { judge, MARGIN } = require('./intervals')
+const { modelLabel } = require('../../lib/kinds')
+
+/**
+ * "With 1 process", "With a cluster of 2 workers", "With 2 backends behind HAProxy" (lib/kinds.js
+ * modelLabel), and a note when they outnumber the cores.
+ */
+function processes ({ kind, nServers }, cores) {
+  const over = nServers > cores ? ` (oversubscribed: more than the ${cores} cores)` : ''
+  const label = modelLabel(kind, nServers)
+  return `With ${label.startsWith('cluster') ? `a ${label}` : label}${over}`
+}
+
+/**
+ * Entries (each with load and ratio) worded by verdict, e.g. ["sync faster at nClients 1, 2:
+ * 1.21× [1.10–1.30] to 1.49× [1.35–1.69]", "the same within ±5% at nClients 4: 0.98× [0.96–1.01]"].
+ * @param {object[]} entries
+ * @param {{ up: string, down: string }} words the verdict faster and slower (report/stats/intervals.js judge)
+ * @param {number} [margin]
+ * @param {'higher'|'lower'} [better] lower for a cost: faster then means less
+ * @returns {string[]}
+ */
+function verdictParts (entries, words, margin = MARGIN, better = 'higher') {
+  const by = { faster: [], slower: [], same: [], undecided: [], few: [] }
+  for (const e of entries) by[judge(e.ratio, { margin, better })].push(e)
+  const what = { faster: words.up, slower: words.down, same: `the same within ±${pct(margin)}`, undecided: 'undecided', few: 'a single round (no interval)' }
+  return Object.entries(by).filter(([, some]) => some.length > 0).map(([verdict, some]) => {
+    const sorted = [...some].sort((a, b) => a.ratio.estimate - b.ratio.estimate)
+    const loads = [...new Set(some.map((e) => e.load))].sort((a, b) => a - b).join(', ')
+    const [first, last] = [formatRatio(sorted[0].ratio), formatRatio(sorted[sorted.length - 1].ratio)]
+    const range = first === last ? first : `${first} to ${last}`
+    return `${what[verdict]} at nClients ${loads}: ${range}`
+  })
+}
+
+const pct = (margin) => `${Math.round(margin * 100)}%`
+
+/** Entries grouped by a key, in first-seen order. */
+function groupBy (entries, key) {
+  const groups = new Map()
+  for (const e of entries) groups.set(key(e), [...(groups.get(key(e)) ?? []), e])
+  return [...groups.values()]
+}
+
+/** x with exactly `digits` decimals and thousands separators, e.g. fixed(1234.5, 1) is "1,234.5". */
+const fixed = (x, digits) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+
+/**
+ * @param {{ estimate: number, low: number, high: number }} r
+ * @returns {string} e.g. "1.23× [1.10–1.37]"
+ */
+function formatRatio (r) {
+  return `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixed(r.high, 2)}]`
+}
+
+/**
+ * A ratio's verdict in words and its tone (a CSS class), from report/stats/intervals.js judge.
+ * @param {object|null} r a ratio from report/stats/intervals.js
+ * @param {string} faster what is faster (or cheaper) when the verdict is faster
+ * @param {string} slower what is faster when the verdict is slower
+ * @param {{ margin?: number, better?: 'higher'|'lower' }} [how] better: lower for a cost, whose words are
+ *   "cheaper" instead of "faster"
+ * @returns {[string, 'up'|'down'|'same'|'none']}
+ */
+function verdictOf (r, faster, slower, { margin = MARGIN, better = 'higher' } = {}) {
+  const word = better === 'lower' ? 'cheaper' : 'faster'
+  switch (judge(r, { margin, better })) {
+    case 'faster': return [`${faster} ${word}`, 'up']
+    case 'slower': return [`${slower} ${word}`, 'down']
+    case 'same': return [`the same within ±${pct(margin)}`, 'same']
+    case 'undecided': return ['undecided', 'none']
+    default: return [r ? 'one round: no interval' : 'no valid round', 'none']
+  }
+}
+
+/**
+ * What the intervals of some ratios rest on: their rounds and the confidence that gives.
+ * @param {Array<object|null>} ratios
+ * @returns {string} e.g. "10 rounds: each interval is the Hodges–Lehmann estimate of the per-round ratios with its
+ *   Wilcoxon signed-rank interval, at 95.1% confidence"
+ */
+function roundsNote (ratios) {
+  const some = ratios.filter((r) => r && !r.few)
+  if (some.length === 0) return 'too few rounds for any interval'
+  const ns = [...new Set(some.map((r) => r.n))].sort((a, b) => a - b)
+  const confidence = Math.min(...some.map((r) => r.confidence))
+  const rounds = ns.length === 1 ? `${ns[0]} rounds` : `${ns[0]}–${ns[ns.length - 1]} rounds`
+  const weak = confidence < 0.95 ? ` (below 95%: ${ns[0]} rounds are too few; 6 are the fewest that reach it, and no verdict is given below it)` : ''
+  return `${rounds}: each figure is the Hodges–Lehmann estimate of the per-round ratios with its Wilcoxon signed-rank interval, ` +
+    `at ${fixed(confidence * 100, 1)}% confidence or more${weak}`
+}
+
+module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct }

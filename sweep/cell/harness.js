@@ -1,0 +1,126 @@
+'use strict'
+// One run of a cell around a fresh server: its data folder (behind the FUSE delay layer when the
+// cell has an ioDelay) and config file, its log, the server started (with the cell's libuv and
+// cluster settings in its environment, on its cores and host: sweep/cell/placement.js) and stopped, and
+// any failure turned into an invalid row.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { writeJson, openLog } = require('../results/folder')
+const { startServer } = require('./server')
+const { mountDelayFs } = require('../../storage')
+const { placeRun } = require('./placement')
+const { KINDS } = require('../../lib/kinds')
+const { serverEnv, usesDelayLayer } = require('../../lib/dimensions') // serverEnv: the cell's dimensions that reach the server as environment variables
+const { remoteServer } = require('../hosts/hosts')
+const { openData } = require('../../client/data-host')
+const { processCpuUs } = require('../../lib/proc')
+
+/**
+ * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
+ * layer when the cell has an ioDelay), on its cores and host.
+ * @param {{ cell: object, repeat?: number, generation?: number }} run without a repeat, the server serves
+ *   many rounds: its files are named after the cell alone, or with -gN for its Nth generation from 2
+ * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal, hosts?: object|null, remote?: object|null }} ctx
+ *   hosts: the server's namespace (sweep/cell/placement.js openHosts), null or absent for this host; remote: the
+ *   other hosts (sweep/hosts/hosts.js planRemote, with the run's data worker): with a server host, the data folder
+ *   and config file are there (dataRoot is the run's folder there) and a copy of the config is in cells/
+ * @returns {Promise<{ server: object|null, storage: object|null, placement: object, log: object, dataPath: string,
+ *   configFile: string, files: object, error: Error|null, close(): Promise<void> }>} error: why the server
+ *   did not start (server null); close() stops and removes everything, whatever happened
+ * @throws the abort reason if interrupted, after stopping everything
+ */
+async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, options, signal, hosts = null, remote = null }) {
+  const name = repeat !== undefined ? `${cell.id}-r${repeat}` : generation > 1 ? `${cell.id}-g${generation}` : cell.id
+  const files = { csv: `cells/${name}.csv`, json: `cells/${name}.json`, log: `cells/${name}.log` }
+  const dataPath = path.join(dataRoot, name)
+  const serverConfig = path.join(dataRoot, `${name}.json`)
+  const elsewhere = remote?.server ? remoteServer(remote, cell) : null
+  const placement = placeRun(cell, hosts, remote)
+  const config = { ...cell.config, dataPath, ...(placement.serverHostname && { serverHostname: placement.serverHostname }) }
+  // The client's copy of the config, where the client runs: this host.
+  const configFile = elsewhere ? path.join(dir, 'cells', `${name}.config.json`) : serverConfig
+  if (!elsewhere) fs.mkdirSync(dataPath) // on a server host: made there, first thing below
+  writeJson(configFile, config)
+  const setEnv = serverEnv(cell)
+  const log = openLog(path.join(dir, files.log))
+  const settings = Object.entries(setEnv).map(([name, value]) => `${name}=${value}`)
+  if (settings.length > 0) log.write(`# server environment: ${settings.join(' ')}\n`)
+  const backing = `${dataPath}.backing`
+  const opened = { server: null, storage: null, placement, log, dataPath, configFile, files, remote: Boolean(elsewhere), error: null }
+  opened.close = async () => {
+    await opened.server?.stop()
+    await opened.storage?.unmount() // after the server: it may still hold files open
+    log.close()
+    if (elsewhere && !options.keepData) {
+      await remote.data.call('remove', { paths: [dataPath, serverConfig] }).catch(() => {}) // a data worker gone removed them all
+    } else if (!options.keepData) {
+      fs.rmSync(dataPath, { recursive: true, force: true })
+      fs.rmSync(backing, { recursive: true, force: true })
+      fs.rmSync(configFile, { force: true })
+    }
+  }
+  try {
+    if (elsewhere) await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: JSON.stringify(config) } })
+    if (usesDelayLayer(cell)) {
+      fs.mkdirSync(backing)
+      const say = (line) => log.write(`# ${line}\n`)
+      opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: say })
+      log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
+    }
+    const args = [`--config=${serverConfig}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
+    opened.server = await startServer({
+      kind: cell.kind, args, env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal,
+      execPath: cell.nodeBin, prefix: placement.serverPrefix, ...(elsewhere && elsewhere.start(setEnv, args))
+    })
+  } catch (err) {
+    if (signal.aborted) {
+      await opened.close()
+      throw err
+    }
+    opened.error = err
+  }
+  return opened
+}
+
+const HERE = openData(null)
+
+/** The run's data files (client/data-host.js): on the server host when there is one, else here. */
+const dataOf = (ctx) => ctx.remote?.data ?? HERE
+
+/** The delay layer's counters and its daemon's CPU now, or null for a plain folder. */
+const storageNow = async (storage) => storage && { counters: await storage.stats(), cpuUs: processCpuUs(storage.pid) }
+
+/** Why the server is gone, or '' while it runs. */
+function serverGone (opened) {
+  const child = opened.server.child
+  return child.exitCode !== null || child.signalCode !== null ? `server exited during the cell: ${opened.log.lastLine()}` : ''
+}
+
+/**
+ * Runs `work` against a fresh server of the cell's kind and config (openServer).
+ * @param {{ cell: object, repeat: number }} run
+ * @param {object} ctx as openServer takes it
+ * @param {(s: { server: object, storage: object|null, placement: object, log: object, dataPath: string, configFile: string,
+ *   files: object }) => Promise<object>} work
+ *   storage: the mounted delay layer (storage/), null for a plain folder; placement: placeRun's
+ *   measures the cell; returns row fields, with `reason` set if the cell is invalid
+ * @returns {Promise<object>} the row fields, with valid and reason
+ * @throws the abort reason if interrupted, after stopping everything
+ */
+async function withServer (run, ctx, work) {
+  const opened = await openServer(run, ctx)
+  try {
+    if (opened.error) return { ...opened.placement.row, valid: false, reason: opened.error.message }
+    const fields = { ...opened.placement.row, ...await work(opened) }
+    fields.reason ||= serverGone(opened)
+    return { ...fields, valid: !fields.reason, reason: fields.reason || '' }
+  } catch (err) {
+    if (ctx.signal.aborted) throw err
+    return { ...opened.placement.row, valid: false, reason: err.message }
+  } finally {
+    await opened.close()
+  }
+}
+
+module.exports = { withServer, openServer, serverGone, dataOf, storageNow }

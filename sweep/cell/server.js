@@ -1,0 +1,53 @@
+'use strict'
+// Starts one of servers/<kind>.js in its own process group and waits for its ready line
+// (`listening http://HOST:PORT kind=K workers=N pid=P`), with a deadline.
+
+const path = require('node:path')
+const readline = require('node:readline')
+const { ROOT } = require('../../lib/config')
+const { spawnGroup, stopGroup } = require('./process-group')
+
+const { READY_LINE } = require('../../lib/process-io')
+
+function waitReady (child, log, timeoutMs, signal) {
+  return new Promise((resolve, reject) => {
+    const settle = (fn, value) => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', onAbort)
+      child.off('exit', onExit)
+      fn(value)
+    }
+    const onAbort = () => settle(reject, signal.reason)
+    const onExit = (code, sig) => settle(reject, new Error(`server exited (${sig || `code ${code}`}) before it was ready: ${log.lastLine()}`))
+    const timer = setTimeout(() => settle(reject, new Error(`server not ready within ${timeoutMs / 1000} s`)), timeoutMs)
+    signal.addEventListener('abort', onAbort)
+    child.on('exit', onExit)
+    // Every stdout line goes to the log; the first ready line gives the port.
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      log.write(`${line}\n`)
+      const m = READY_LINE.exec(line)
+      if (m) settle(resolve, Number(m[1]))
+    })
+  })
+}
+
+/**
+ * Starts a server and waits until every worker listens; on any failure its group is stopped.
+ * @param {{ kind: string, args: string[], env: object, log: object, readyTimeout: number, signal: AbortSignal,
+ *   execPath?: string, prefix?: string[], script?: string }} how execPath: the node binary (default: the one running the sweep);
+ *   prefix: where it runs (sweep/cell/placement.js, or ssh: sweep/hosts/hosts.js remoteServer); script: default servers/KIND.js here
+ * @returns {Promise<{ child: import('node:child_process').ChildProcess, port: number, stop(): Promise<void> }>}
+ * @throws {Error} whose message says why it is not ready, or the abort reason
+ */
+async function startServer ({ kind, args, env, log, readyTimeout, signal, execPath, prefix, script = path.join(ROOT, 'servers', `${kind}.js`) }) {
+  const child = spawnGroup(script, args, { log, env, stdout: 'pipe', execPath, prefix })
+  const stop = () => stopGroup(child, log)
+  try {
+    return { child, port: await waitReady(child, log, readyTimeout, signal), stop }
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}
+
+module.exports = { startServer }

@@ -1,0 +1,112 @@
+'use strict'
+// The cells of an interleaved run (sweep, quick, versions), live from its start to its end: every
+// cell's server started once, each on its own port and data folder (behind the delay layer, HAProxy,
+// a namespace as the cell asks), and a load generator per cell in the client processes, which are
+// kept too (a pool per client placement); every cell warmed up, all at once, until each serving
+// process has had --warmOps operations, so that rounds measure servers in their steady state (the
+// end of each round: sweep/interleaved/round-rows.js).
+
+const http = require('node:http')
+const { openServer, dataOf, storageNow } = require('../cell/harness')
+const { connectRun } = require('../cell/placement')
+const { newRunId } = require('../../client/ledger')
+const { runWindow } = require('./passes')
+
+/**
+ * Starts every cell's server, its link and its load generators, and creates its files.
+ * @param {object[]} cells the plan's cells
+ * @param {{ options: object, signal: AbortSignal, hosts: object|null, pools: { get(prefix: string[], size: number): object } }} ctx
+ *   and what sweep/cell/harness.js openServer takes; options: window, passes, rounds, maxRounds, warmOps
+ * @param {number} [generation] which start of the cells this is (--restartEvery), from 1
+ * @returns {Promise<object[]>} per cell: { cell, opened, client, pool, size, done, kept, failed, ... }; a cell
+ *   that could not start has `failed` set
+ * @throws the abort reason if interrupted, after stopping everything
+ */
+async function openCells (cells, ctx, generation = 1) {
+  const opened = await Promise.allSettled(cells.map((cell) => openServer({ cell, generation }, ctx)))
+  const state = opened.map((o, k) => ({ cell: cells[k], opened: o.value ?? null, kept: [], done: 0, failed: o.value?.error?.message ?? '' }))
+  const aborted = opened.find((o) => o.status === 'rejected')
+  if (aborted) {
+    await closeCells(state)
+    throw aborted.reason
+  }
+  const size = Math.max(...cells.map((c) => c.nClients))
+  await Promise.all(state.filter((c) => !c.failed).map(async (c) => {
+    try {
+      await prepare(c, ctx, size, generation)
+    } catch (err) {
+      c.failed ||= err.message
+    }
+  }))
+  return state
+}
+
+async function prepare (c, ctx, poolSize, generation) {
+  const { cell, opened } = c
+  const { window, passes, maxRounds, rounds } = ctx.options
+  opened.link = await connectRun(ctx.hosts, cell.rtt ?? 0, opened.server.port)
+  c.size = Math.ceil(window / cell.nClients) // operations per client process per window
+  c.warmWindows = Math.ceil(ctx.options.warmOps * cell.nServers / (c.size * cell.nClients))
+  c.client = {
+    ...cell.config,
+    dataPath: opened.dataPath,
+    ...(opened.placement.serverHostname && { serverHostname: opened.placement.serverHostname }),
+    ...(opened.link.host && { serverHostname: opened.link.host }),
+    serverPort: opened.link.port,
+    // Room in the acknowledgement ledgers for every window the run may take: each pass twice, in
+    // every clean round and every disturbed one (at most --rounds of those).
+    nOperations: c.size * cell.nClients * (c.warmWindows + 2 * passes * (maxRounds + rounds))
+  }
+  c.pool = ctx.pools.get(opened.placement.clientPrefix, poolSize)
+  c.agent = new http.Agent({ keepAlive: true, maxSockets: 1 }) // the telemetry's one connection, twice a window
+  c.runId = newRunId()
+  c.data = dataOf(ctx) // the files: on the server host, or here
+  c.sizesBefore = await c.data.call('sizes', { config: c.client })
+  c.key = `${cell.id} g${generation}` // the cell's load generators in the pool, one set per generation
+  await c.pool.open(c.key, c.client, c.runId)
+  c.announced = (await c.pool.phase(c.key, cell.nClients, 'create')).announced
+  const warm = await c.pool.phase(c.key, cell.nClients, 'warm')
+  if (warm.failed > 0) c.failed = `${warm.failed} warm-up operations failed`
+}
+
+/**
+ * Warms every cell up, all at once (nothing is measured yet, and a cell that waits on its storage
+ * leaves the cores to the others), in windows that are not recorded, until each has had its warm-up
+ * windows (or failed).
+ * @param {object[]} state from openCells
+ * @param {{ hosts: object|null, signal: AbortSignal, options: { cellTimeout: number } }} ctx
+ * @returns {Promise<number>} the windows run
+ */
+async function warmCells (state, ctx) {
+  let windows = 0
+  const live = state.filter((c) => !c.failed)
+  await Promise.all(live.map(async (c) => {
+    while (!c.failed && c.done < c.warmWindows) {
+      if (ctx.signal.aborted) throw ctx.signal.reason
+      await runWindow(c, 'warm-up', { hosts: ctx.hosts, cellTimeout: ctx.options.cellTimeout, telemetry: false })
+      windows++
+    }
+  }))
+  await Promise.all([...new Set(live.map((c) => c.pool))].map((pool) => pool.settle(false)))
+  return windows
+}
+
+/** Notes where every cell's round begins: its storage counters and windows so far. */
+async function beginRound (state) {
+  for (const c of state) {
+    c.kept = []
+    c.roundStart = { done: c.done, storage: c.failed ? null : await storageNow(c.opened.storage) }
+  }
+}
+
+/** Stops every cell's load generators, link, server and storage, and removes its data. */
+async function closeCells (state) {
+  await Promise.all(state.map(async (c) => {
+    c.agent?.destroy()
+    await c.pool?.drop(c.key).catch(() => {})
+    await c.opened?.link?.close()
+    await c.opened?.close()
+  }))
+}
+
+module.exports = { openCells, warmCells, beginRound, closeCells }

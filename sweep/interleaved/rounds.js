@@ -1,0 +1,155 @@
+'use strict'
+// An interleaved run (sweep, quick, versions): the live cells (sweep/interleaved/live-cells.js) started and
+// warmed up once (or afresh every --restartEvery rounds: fresh processes, new memory layouts, at the
+// cost of another warm-up), then round after round of passes (sweep/interleaved/passes.js) until, after --rounds clean
+// rounds, every headline comparison's interval is narrow enough to decide, or another round would
+// overrun --budget, or --maxRounds is reached. A round that could not get its clean passes is
+// disturbed: its rows are invalid and another round is run, at most --rounds more in all. Writes
+// rounds.csv (each round's phases), passes.csv (each pass's interference) and windows.csv.
+
+const path = require('node:path')
+const { openCells, warmCells, beginRound, closeCells } = require('./live-cells')
+const { endRound } = require('./round-rows')
+const { runPasses, MACHINE } = require('./passes')
+const { sampleMachine } = require('../../lib/interference')
+const { createSummary, openLog } = require('../results/folder')
+const { mulberry32 } = require('../../lib/random')
+const { progressBar } = require('../../lib/progress')
+const { openPool } = require('../../client/pool')
+const { precision } = require('../../report/stats/precision')
+const { sweepRows } = require('../../report/data/read')
+
+const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'cells', 'passes', 'measured', 'verify', 'total', 'precision']
+const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1', 'waitedMs']
+const WINDOW_COLUMNS = ['round', 'pass', 'kept', 'cell', 'ops', 'failed', 'wallUs', 'opsPerSec', 'clientCpuUs', 'serverCpuUs']
+
+// The client processes, one pool per placement (the cores they are pinned to), kept for the whole
+// run so that they stay warm; a pool that lost a process is replaced. Their output: cells/pool.log;
+// their command lines name the run's data folder, as the servers' do. With client hosts, the pool's
+// processes are there (client/pool.js), on the client's Node.
+function clientPools ({ dir, dataRoot, remote }, options) {
+  const log = openLog(path.join(dir, 'cells', 'pool.log'))
+  const pools = new Map()
+  const elsewhere = remote?.clients ? { hosts: remote.clients, ssh: remote.ssh, dir: remote.dir, node: options.clientNode.node } : null
+  return {
+    get (prefix, size) {
+      const key = prefix.join(' ')
+      if (!pools.get(key)?.alive()) {
+        pools.set(key, openPool({ size, execPath: options.clientNode?.path, prefix, logFd: log.fd, label: dataRoot, remote: elsewhere }))
+      }
+      return pools.get(key)
+    },
+    close: async () => {
+      await Promise.all([...pools.values()].map((pool) => pool.close()))
+      log.close()
+    }
+  }
+}
+
+/**
+ * Runs the plan's rounds and appends their rows (through `add`) and records.
+ * @param {{ cells: object[], options: object }} plan options: rounds (the fewest clean ones), maxRounds,
+ *   budget (s), margin, seed, warmOps, restartEvery and what sweep/interleaved/passes.js and sweep/interleaved/live-cells.js take
+ * @param {{ dir: string, signal: AbortSignal, hosts: object|null }} ctx and what sweep/cell/harness.js takes
+ * @param {(row: object) => void} add
+ * @returns {Promise<{ rounds: number, disturbed: number, stop: string, timing: object }>} stop: why the rounds
+ *   ended; timing: ms of start, warm, rounds, stop and measured (the kept windows' wall time)
+ */
+async function runRounds ({ cells, options }, ctx, add) {
+  const random = mulberry32(options.seed)
+  const write = {
+    round: createSummary(path.join(ctx.dir, 'rounds.csv'), ROUND_COLUMNS),
+    pass: createSummary(path.join(ctx.dir, 'passes.csv'), PASS_COLUMNS),
+    window: createSummary(path.join(ctx.dir, 'windows.csv'), WINDOW_COLUMNS)
+  }
+  const started = performance.now()
+  const seconds = () => (performance.now() - started) / 1000
+  const timing = { start: 0, warm: 0, rounds: 0, stop: 0, measured: 0 }
+  const lap = (() => { let last = performance.now(); return (name) => { const t = performance.now(); timing[name] += Math.round(t - last); last = t } })()
+  const bar = progressBar(Math.round(options.budget), '{bar} {value}/{total} s of the budget | {last}', { last: 'starting the servers' })
+  const say = (line) => (bar
+    ? bar.update(Math.min(Math.round(seconds()), Math.round(options.budget)), { last: line })
+    : process.stderr.write(`${options.command}: ${line}\n`))
+  const pools = clientPools(ctx, options)
+  const live = { ...ctx, random, pools, deadline: Date.now() + options.budget * 1000 }
+  // With other hosts, their processes are named after the run's data folder: where a host is this
+  // machine (a local sshd, a namespace), they are the run's own, not interference.
+  if (ctx.remote) live.machine = { ...MACHINE, sample: () => sampleMachine(process.pid, path.basename(ctx.dataRoot)) }
+  let state = []
+  const written = [] // the rows so far, for the precision check after each round
+  const result = { rounds: 0, disturbed: 0, stop: 'interrupted' }
+  // Every cell's servers, started and warmed up: once, or again every --restartEvery rounds.
+  let generations = 0
+  const generation = async () => {
+    await closeCells(state)
+    lap('stop')
+    state = await openCells(cells, live, ++generations)
+    lap('start')
+    say(`${state.filter((c) => !c.failed).length} servers up in ${(timing.start / 1000).toFixed(1)} s; warming up`)
+    const warmWindows = await warmCells(state, live)
+    lap('warm')
+    say(`warmed up in ${(timing.warm / 1000).toFixed(1)} s (${warmWindows} windows)`)
+  }
+  try {
+    await generation()
+    let clean = 0
+    for (let round = 1; ; round++) {
+      if (round > 1 && options.restartEvery > 0 && (round - 1) % options.restartEvery === 0) await generation()
+      const roundStart = performance.now()
+      await beginRound(state)
+      const measuring = state.filter((c) => !c.failed && !c.settled).length
+      const measured = await runPasses(state, { ...live, onPass: (pass, windows) => {
+        write.pass({ round, ...pass })
+        for (const w of windows) write.window({ round, ...w, opsPerSec: w.wallUs > 0 ? Math.round(w.ops / (w.wallUs / 1e6)) : '' })
+      } })
+      const passesMs = Math.round(performance.now() - roundStart)
+      const disturbed = (measured.disturbed
+        ? `disturbed: ${measured.passes.length - measured.clean} of ${measured.passes.length} passes had more than ` +
+          `${options.maxInterference * 100}% of the CPU taken by others (${measured.clean} of ${options.passes} clean)`
+        : '')
+      for (const row of await endRound(state, { round, order: (round - 1) * cells.length + 1, disturbed }, ctx)) {
+        add(row)
+        written.push(row)
+      }
+      const keptMs = Math.round(measured.windows.reduce((a, w) => a + (w.kept ? w.wallUs : 0), 0) / 1000)
+      timing.measured += keptMs
+      if (disturbed) result.disturbed++
+      else clean++
+      result.rounds = round
+      const now = precision(sweepRows(written), options.margin)
+      // Past --rounds, a cell all of whose comparisons are narrow enough is settled: it gets no more
+      // windows (and rows), which go to the cells still needed.
+      if (clean >= options.rounds) for (const c of state) c.settled ||= !now.needed(c.cell.id)
+      const total = Math.round(performance.now() - roundStart)
+      write.round({ round, startedAt: new Date(Date.now() - total).toISOString(), disturbed: Boolean(disturbed), cells: measuring,
+        passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
+      lap('rounds')
+      say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
+      const overrun = () => seconds() + (seconds() - (timing.start + timing.warm) / 1000) / round > options.budget
+      const stop = (() => {
+        if (ctx.signal.aborted) return 'interrupted'
+        if (state.every((c) => c.failed)) return 'every cell failed'
+        if (clean >= options.maxRounds) return `${options.maxRounds} rounds (--maxRounds)`
+        if (result.disturbed > options.rounds) return `${result.disturbed} disturbed rounds, more than --rounds=${options.rounds}`
+        if (clean < options.rounds) return null
+        if (now.precise) return `every headline interval is narrow enough to decide (under ${options.margin * 100}% wide)`
+        return overrun() ? `another round would overrun the budget of ${options.budget} s` : null
+      })()
+      if (stop) {
+        result.stop = stop
+        break
+      }
+    }
+  } catch (err) {
+    if (!ctx.signal.aborted) throw err
+  } finally {
+    lap('rounds')
+    await closeCells(state)
+    await pools.close()
+    lap('stop')
+    bar?.stop()
+  }
+  return { ...result, timing }
+}
+
+module.exports = { runRounds, clientPools, ROUND_COLUMNS, PASS_COLUMNS, WINDOW_COLUMNS }

@@ -1,0 +1,151 @@
+'use strict'
+// The cells of a command that runs them (sweep, quick, versions, capacity, run): its preset's grid and
+// the list flags crossed, each cell with its id (suffixes from lib/dimensions.js) and config, the A/A
+// pair (sweep/plan/aa.js), the storage-latency slice, the Node binaries; checked whole before anything runs.
+
+const { loadConfig, ConfigError, checked, oneOf } = require('../../lib/config')
+const { KINDS, KIND_NAMES, isMultiProcess, kindProblem, fsyncProblem } = require('../../lib/kinds')
+const { SUFFIXES, MOOT, CONFIG_KEYS, firstValues, usesDelayLayer } = require('../../lib/dimensions')
+const { aaCombos } = require('./aa')
+const { takeLists, cross } = require('./lists')
+const { schedule } = require('./schedule')
+const { resolveNodes, resolveClientNode } = require('./nodes')
+const { checkFuse } = require('../../storage')
+const { placementProblem } = require('../cell/placement')
+const { planRemote } = require('../hosts/hosts')
+const { SWEEP_OPTIONS, SWEEP_LISTS, ROUND_OPTIONS, CAPACITY_OPTIONS, CELL_TIMEOUT_MS, COMMON_FLAGS, runOptions } = require('./options')
+
+const kind = oneOf(...KIND_NAMES)
+
+/**
+ * The id of a cell, e.g. async-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -d1000, -qd64,
+ * -api-promise, -fw-http, -iou1, -fs-each, -node-v24.21.0, -cpu-split, -rtt1 for optional dimensions
+ * given, in that order (none for one moot for the cell: -api- for a sync kind, -qd for a plain folder,
+ * -lb- for a kind without HAProxy), plus -A or -B for a variant of the A/A cell.
+ * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
+ * @param {string[]} optional names of the optional dimensions that are given
+ * @returns {string}
+ */
+function cellId (cell, optional) {
+  const suffixes = optional.filter((d) => cell[d] !== '').map((d) => `${SUFFIXES[d]}${cell[d]}`)
+  return [`${cell.kind}-s${cell.nServers}-c${cell.nClients}`, ...suffixes, ...(cell.variant ? [cell.variant] : [])].join('-')
+}
+
+function runKindOf (name) {
+  return checked('run KIND: KIND', kind, name)
+}
+
+/** `value` repeated or cut to `bytes` bytes, so payload size can vary while its text stays alike. */
+function sizedValue (value, bytes) {
+  return value.repeat(Math.ceil(bytes / value.length)).slice(0, bytes)
+}
+
+/**
+ * The preset's storage-latency slice, unless the user chose the kinds or the delays; when FUSE
+ * cannot be used here, no slice and a note saying why.
+ * @returns {{ slice: object|null, notes: string[] }}
+ */
+function planSlice ({ slice }, lists, serverHost) {
+  // A slice of named kinds gives way to --kinds; every slice to --ioDelay.
+  if (!slice || lists.ioDelay || (lists.kinds && slice.kinds)) return { slice: null, notes: [] }
+  const why = serverHost ? `the storage layer is mounted on this machine, and the server runs on ${serverHost.text}` : checkFuse()
+  const which = `${slice.kinds ? `${slice.kinds.join(' and ')} ` : ''}at ioDelay ${slice.ioDelay.join(', ')}`
+  if (why) return { slice: null, notes: [`skipped the storage-latency slice (${which}): ${why}`] }
+  return { slice, notes: [] }
+}
+
+// Refuses the flags a command does not take: each measures its cells one way (preset.measure).
+function checkFlags ({ measure, rounds }, given) {
+  const stray = measure === 'sequence' && Object.keys(ROUND_OPTIONS).find((key) => given[key] !== undefined)
+  if (stray) throw new ConfigError(`--${stray} is for the interleaved commands (sweep, quick, versions); run measures one cell once per --rounds`)
+  const notCapacity = measure === 'capacity' && [...Object.keys(ROUND_OPTIONS), 'aa'].find((key) => key !== 'budget' && given[key] !== undefined)
+  if (notCapacity) {
+    throw new ConfigError(`--${notCapacity} is for sweep, quick and versions; ` +
+      'capacity searches each cell with probes (--slo, --precision, --startRate, --endRate, --probe, --rates)')
+  }
+  const capacityFlag = measure !== 'capacity' && Object.keys(CAPACITY_OPTIONS).find((key) => given[key] !== undefined)
+  if (capacityFlag) throw new ConfigError(`--${capacityFlag} is for the capacity command`)
+  if (measure === 'capacity') {
+    const { startRate = rounds.startRate, endRate = rounds.endRate } = given
+    if (startRate > endRate) throw new ConfigError(`--startRate=${startRate} is above --endRate=${endRate}`)
+    if (given.hosts !== undefined && given.hosts !== 'local') throw new ConfigError('--hosts: capacity runs its servers on this host')
+  }
+}
+
+/**
+ * Plans a command that runs cells from its preset (sweep/commands.js) and its flags.
+ * @param {{ command: string, measure: 'rounds'|'capacity'|'sequence', lists: object, flags: string[], aa: Function,
+ *   slice?: object, node?: Function, rounds: object }} preset measure: interleaved rounds (sweep/interleaved/rounds.js), capacity
+ *   searches (sweep/capacity/), or one run after another (run)
+ * @param {string[]} argv the flags
+ * @param {string} [runKind] the KIND of `run KIND`
+ * @returns {object} command, config, options, grid, notes (lines for the user), and cells (interleaved, capacity) or
+ *   runs (the schedule of a sequence)
+ * @throws {ConfigError} for a bad flag or value
+ */
+function planCells (preset, argv, runKind) {
+  const { command } = preset
+  const { lists, rest } = takeLists(argv, SWEEP_LISTS)
+  const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
+  const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
+  checkFlags(preset, given)
+  const options = runOptions(given, { ...preset.rounds, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa(), command })
+  const nodes = resolveNodes(lists.node ?? preset.node?.())
+  options.clientNode = resolveClientNode(options.clientNode)
+  const grid = {
+    ...firstValues(config),
+    kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
+    ...preset.lists,
+    ...lists,
+    node: nodes.map((n) => n.node),
+    rounds: options.rounds,
+    aa: options.aa
+  }
+  const dims = (g) => Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
+  // A balanced kind asked for by name needs HAProxy; one in a preset's list is left out, saying why.
+  const asked = (lists.kinds || runKind !== undefined) && grid.kinds.find((k) => KINDS[k].model === 'lb')
+  const noHaproxy = asked && kindProblem(asked)
+  if (noHaproxy) throw new ConfigError(`${asked}: ${noHaproxy}`)
+  const placement = placementProblem({ hosts: options.hosts, rtts: grid.rtt, cpusets: grid.cpuset })
+  if (placement) throw new ConfigError(placement)
+  const { slice, notes } = planSlice(preset, lists, options.serverHost)
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || (d === 'node' && preset.node))
+  const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
+  const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
+  const cells = new Map()
+  const cannot = new Map() // kind and Node that cannot go together → why
+  for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
+    if (fsyncProblem(combo.kind, combo.fsync)) continue
+    if (!isMultiProcess(combo.kind)) combo.nServers = 1
+    for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
+    const id = cellId(combo, optional)
+    if (cells.has(id)) continue
+    const problem = kindProblem(combo.kind, { version: combo.node })
+    if (problem) {
+      cannot.set(KINDS[combo.kind].model === 'lb' ? combo.kind : `${combo.kind} on Node ${combo.node}`, problem)
+      continue
+    }
+    const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
+    // The config keys among the dimensions reach the server as its config (a moot one as the default).
+    const cellFlags = [...CONFIG_KEYS.map((key) => `--${key}=${combo[key] === '' ? config[key] : combo[key]}`), `--value=${value}`]
+    try {
+      const node = nodes.find((n) => n.node === combo.node)
+      cells.set(id, { ...combo, id, nodeBin: node.path, v8: node.v8, uv: node.uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
+    } catch (err) {
+      throw new ConfigError(`cell ${id}: ${err.message}`)
+    }
+  }
+  const skipped = [...cannot].map(([what, why]) => `${what}: ${why}`)
+  if (cells.size === 0) {
+    throw new ConfigError(skipped.length > 0 ? `nothing to run: ${skipped.join('; ')}` : 'no cell to run: fsync=group needs an async kind')
+  }
+  for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
+  const remote = planRemote(options, { cells: [...cells.values()], serverHostname: config.serverHostname, clientVersion: options.clientNode.node })
+  const why = [...cells.values()].some(usesDelayLayer) && checkFuse()
+  if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
+  const interleaved = preset.measure !== 'sequence'
+  return { command, config, options, grid, notes, remote, envExtra: { nodes, skipped, ...(remote && { hosts: remote.checked }) },
+    ...(interleaved ? { cells: [...cells.values()] } : { runs: schedule([...cells.values()], options.rounds, options.seed) }) }
+}
+
+module.exports = { planCells, cellId, sizedValue }
