@@ -2,7 +2,7 @@
 // HTTP/1.1 responses read off one connection, whatever their framing. A hand-written fast path
 // takes Content-Length and chunked answers; anything else (1xx, HEAD, 204, 304, a body up to the
 // close, an unusual head) hands the connection to http-parser-js (client/slow-parser.js) for good.
-// test/response-parser.test.js holds both to the same results on the same byte streams.
+// test/client/response-parser.test.js holds both to the same results on the same byte streams.
 
 const { createSlowParser, MAX_HEAD } = require('./slow-parser')
 const { ChunkedBody } = require('./chunked-body')

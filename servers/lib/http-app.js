@@ -1,7 +1,7 @@
 'use strict'
 // The app of servers/lib/app.js on plain node:http (config framework=http): the same routes,
 // answers, stores and key checks without express, so a sweep can show what the framework costs.
-// test/equivalence.test.js holds its answers byte-identical to the express app's.
+// test/servers/equivalence.test.js holds its answers byte-identical to the express app's.
 
 const querystring = require('node:querystring')
 const { isValidKey } = require('./keys')

@@ -1,0 +1,55 @@
+'use strict'
+// README keeps its promises: a front page of 300 lines at most with the two commands on top and
+// counts that match the code; the test command that .ci/run runs. docs/REFERENCE.md: test/docs/reference.test.js.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { ROOT } = require('../../lib/config')
+
+const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+
+t.test('README opens with the install-and-run and install-and-test commands', async (t) => {
+  const firstBlock = /```sh\n([^]*?)```/.exec(readme)[1]
+  t.match(firstBlock, /^npm ci && \.\/run_benchmark\.sh setup && \.\/run_benchmark\.sh quick\b/m)
+  t.match(firstBlock, /^npm ci && \.\/run_benchmark\.sh setup && npm test\b/m)
+})
+
+t.test('.ci/run runs the README test command', async (t) => {
+  const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+  // The same three steps; CI opts into the tests that reach the npm registry (TEST_REGISTRY=1).
+  const steps = ['npm ci --no-audit --no-fund', 'if ! ./run_benchmark.sh setup; then', 'TEST_REGISTRY=1 npm test']
+  t.same(steps.map((step) => ci.split('\n').indexOf(step)).map((at, k, all) => at >= 0 && (k === 0 || at > all[k - 1])), [true, true, true],
+    'npm ci, then setup, then npm test, in that order')
+  const { scripts } = require('../../package.json')
+  t.equal(scripts.test, 'eslint . && npm run test:parallel && npm run test:sequential', 'npm test lints, then runs both groups')
+  t.match(scripts['test:parallel'], /^tap .*--exclude='\*\*\/\*\.sequential\.test\.js'/, 'the parallel group leaves out the sequential one')
+  t.match(scripts['test:sequential'], /^tap --jobs=1 --include='test\/\*\*\/\*\.sequential\.test\.js'$/, 'which runs one file at a time')
+})
+
+t.test('README is a front page: 300 lines at most, the commands in its first 20, its counts those of the code', async (t) => {
+  const lines = readme.split('\n')
+  t.ok(lines.length <= 300, `${lines.length} lines`)
+  t.ok(lines.slice(0, 20).some((line) => line.startsWith('npm ci && ./run_benchmark.sh setup && npm test')), 'the test command in the first 20 lines')
+  const { KIND_NAMES } = require('../../lib/kinds')
+  const COMMANDS = Object.values(require('../../sweep/commands').COMMANDS).map((c) => c.name)
+  const kinds = [...readme.matchAll(/(\d+) server kinds/g)].map((m) => Number(m[1]))
+  t.ok(kinds.length > 0, 'it says how many server kinds there are')
+  t.same(kinds, kinds.map(() => KIND_NAMES.length), `every count of server kinds is ${KIND_NAMES.length}`)
+  t.equal(Number(/has (\d+) commands/.exec(readme)?.[1]), COMMANDS.length, `${COMMANDS.length} commands`)
+  for (const command of COMMANDS) {
+    t.ok(lines.some((line) => line.startsWith(`| \`${command.replaceAll('|', '\\|')}\` |`)), `${command} has a row in the commands table`)
+  }
+  const { PRESETS, duration } = require('../../sweep/commands')
+  const budget = duration(PRESETS.quick.rounds.budget)
+  t.ok(lines.find((line) => line.startsWith('| `quick` |'))?.includes(`within ${budget}`), `quick's row gives its budget, ${budget}`)
+  for (const [, target] of readme.matchAll(/\]\(((?:docs|bench)\/[^)#]+)/g)) t.ok(fs.existsSync(path.join(ROOT, target)), `${target} exists`)
+})
+
+t.test('README states the Node versions package.json supports, and .ci/run tests the newest LTS', async (t) => {
+  const { engines } = require('../../package.json')
+  t.match(readme, `(\`engines\`: \`${engines.node}\`)`)
+  const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+  t.match(ci, /^if lts_node=\$\(node sweep\/node-command\.js install lts\); then$/m, 'installs the newest LTS before npm ci')
+  t.match(ci, /^ {2}PATH="\$lts_bin:\$PATH" \.\/run_benchmark\.sh quick /m, 'and runs a mini sweep on it')
+})

@@ -1,0 +1,25 @@
+'use strict'
+// lib/stats.js: the median and Jain's fairness index every room uses.
+
+const t = require('tap')
+const { median, fairness } = require('../../lib/stats')
+
+t.test('the median of an odd count is the middle value, of an even count the mean of the middle two', async (t) => {
+  t.equal(median([3, 1, 2]), 2)
+  t.equal(median([4, 1, 3, 2]), 2.5)
+  t.equal(median([10, 2, 33]), 10, 'sorted as numbers, not as text')
+})
+
+t.test('the median of nothing is null, and the values given are left unsorted', async (t) => {
+  t.equal(median([]), null)
+  const values = [3, 1, 2]
+  median(values)
+  t.same(values, [3, 1, 2])
+})
+
+t.test('fairness is 1 for equal counts, 1/n when one process takes all, and 1 for no requests', async (t) => {
+  t.equal(fairness([5, 5, 5, 5]), 1)
+  t.equal(fairness([8, 0, 0, 0]), 0.25)
+  t.equal(fairness([3, 1]), 16 / 20)
+  t.equal(fairness([0, 0]), 1)
+})

@@ -1,0 +1,95 @@
+'use strict'
+// ./run_benchmark.sh compare A B on two small committed results folders (before: Node 20; after:
+// Node 22 with sync 1.5x faster in every round, everything else the same), and its bad inputs.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { writePeakFolder } = require('../../fixtures/results-folder')
+
+const SCRIPT = path.resolve(__dirname, '..', '..', '..', 'run_benchmark.sh')
+const BEFORE = path.join(__dirname, '..', '..', 'fixtures', 'compare', 'before')
+const AFTER = path.join(__dirname, '..', '..', 'fixtures', 'compare', 'after')
+const compare = (...args) => spawnSync(SCRIPT, ['compare', ...args], { encoding: 'utf8' })
+const row = (markdown, cell) => markdown.split('\n').find((line) => line.startsWith(`| ${cell} |`))
+
+t.test('compare lists the environment differences first, then marks the one cell that changed', async (t) => {
+  const page = path.join(t.testdir(), 'compare.html')
+  const { status, stdout, stderr } = compare(BEFORE, AFTER, `--html=${page}`)
+  t.equal(status, 0, stderr)
+  t.equal(stderr, `compare: ${page}\n`, 'the page\'s path on stderr, nothing else')
+  const env = stdout.indexOf('## Environment differences')
+  t.ok(env > 0 && env < stdout.indexOf('## Shared cells (4)'), 'environment first')
+  for (const line of ['| node | v20.20.2 | v22.23.3 |', '| release | 6.1.0-28-cloud-amd64 | 6.12.0-1-cloud-amd64 |',
+    '| argv | ["quick","--seed=1"] | ["quick","--seed=2"] |']) {
+    t.ok(stdout.includes(line), line)
+  }
+  t.notMatch(stdout, /\| (cpus|cpuModel|packages\.express) \|/, 'what is the same is not listed')
+  t.equal(row(stdout, 'sync-s1-c4'),
+    '| sync-s1-c4 | 2,970 | 4,500 | 1.51× [1.38–1.63] **faster** | 0.66× [0.61–0.72] **lower** | 0.66× [0.61–0.72] **lower** |')
+  for (const cell of ['async-s1-c4', 'sync-cluster-s2-c4', 'async-cluster-s2-c4']) {
+    t.match(row(stdout, cell), /^\| [\w-]+ \| [\d,]+ \| [\d,]+ \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \| 1\.00× \[0\.92–1\.08\] \|$/,
+      `${cell} unchanged`)
+  }
+  t.match(stdout, /^3 of 12 figures changed clearly: sync-s1-c4 ops\/s faster \(1\.51× \[1\.38–1\.63\]\); sync-s1-c4 GET p99 lower/m)
+  t.match(stdout, /Bonferroni over 12 comparisons/)
+  t.match(stdout, /marked faster or slower \(B against A\) when its interval leaves out 1, the same when it lies within ±5%/)
+  // Each folder's own verdicts, side by side: sync became faster than async on Node 22.
+  const verdicts = stdout.slice(stdout.indexOf('## Verdicts'), stdout.indexOf('## Shared cells'))
+  t.match(verdicts, '| sync vs async, 1 process, 4 client processes | 1.50× [1.50–1.50] faster | 2.25× [2.25–2.25] faster |')
+  t.match(verdicts, '| A/A: async, cluster of 2 workers, 4 client processes | 1.00× [0.97–1.03] same | 1.00× [0.97–1.03] same |', 'the A/A pair among them')
+  t.match(verdicts, /^1 verdict differs: sync: cluster of 2 workers vs 1 process, 4 client processes: faster in A, slower in B\.$/m)
+  t.match(stdout, /Only in A: sync-s1-c1\. Only in B: sync-s1-c8\./)
+  const html = fs.readFileSync(page, 'utf8')
+  t.match(html, /<td>node<\/td><td>v20\.20\.2<\/td><td>v22\.23\.3<\/td>/)
+  t.match(html, /<td class="changed">1\.51× \[1\.38–1\.63\]<br><strong>faster<\/strong><\/td>/)
+  t.notMatch(html, /<script|<link|\ssrc=/, 'the page loads nothing')
+})
+
+t.test('a folder made with --node matches cells by their settings, its version an environment difference', async (t) => {
+  // AFTER as `--node=22` writes it: the version in every cell id (before an A/A label).
+  const dir = t.testdir()
+  fs.copyFileSync(path.join(AFTER, 'env.json'), path.join(dir, 'env.json'))
+  const csv = fs.readFileSync(path.join(AFTER, 'summary.csv'), 'utf8')
+  fs.writeFileSync(path.join(dir, 'summary.csv'), csv.replace(/^([a-z-]+-s\d+-c\d+)(-[AB])?,/gm, '$1-node-v22.23.3$2,'))
+  const { status, stdout, stderr } = compare(BEFORE, dir, `--html=${path.join(dir, 'compare.html')}`)
+  t.equal(status, 0, stderr)
+  t.match(stdout, '## Shared cells (4)')
+  t.match(row(stdout, 'sync-s1-c4'), /^\| sync-s1-c4 \| 2,970 \| 4,500 \| 1\.51× /)
+  t.match(stdout, '| serverNodes | ["v20.20.2"] | ["v22.23.3"] |')
+})
+
+t.test('a folder compared with itself changes nothing, and the page goes next to B by default', async (t) => {
+  const dir = t.testdir()
+  for (const name of ['a', 'b']) fs.cpSync(BEFORE, path.join(dir, name), { recursive: true })
+  const { status, stdout } = compare(path.join(dir, 'a'), path.join(dir, 'b'))
+  t.equal(status, 0)
+  t.match(stdout, /None: the same Node, CPU, kernel, flags and packages\./)
+  t.match(stdout, /No figure changed clearly in the 5 shared cells\./)
+  t.match(stdout, /Every verdict the two folders share is the same in both\./)
+  t.notMatch(stdout, /\*\*/, 'no cell is marked')
+  t.ok(fs.existsSync(path.join(dir, 'b', 'compare-a.html')))
+})
+
+t.test('compare exits 2 with one line for bad inputs', async (t) => {
+  const dir = t.testdir({ empty: {}, other: {} })
+  fs.cpSync(BEFORE, path.join(dir, 'other'), { recursive: true })
+  const summary = path.join(dir, 'other', 'summary.csv')
+  fs.writeFileSync(summary, fs.readFileSync(summary, 'utf8').replace(/^(\w[\w-]*?)-c(\d)/gm, '$1-x$2'))
+  writePeakFolder(path.join(dir, 'peak'))
+  for (const [args, message] of [
+    [[BEFORE], /^compare: compare needs two results folders, A and B/],
+    [[BEFORE, AFTER, '--seed=1'], /^compare: compare needs two results folders/],
+    [[path.join(dir, 'empty'), AFTER], /^compare: .*empty is not a results folder: .*env\.json: ENOENT/],
+    [[BEFORE, path.join(dir, 'nowhere')], /^compare: .*nowhere is not a results folder/],
+    [[path.join(dir, 'peak'), AFTER], /^compare: .*peak is a peak folder: compare reads sweep, quick, run and capacity folders/],
+    [[BEFORE, path.join(dir, 'other')], /^compare: .* share no cell \(cell ids such as sync-s1-c1 and sync-s1-x1\)/]
+  ]) {
+    const { status, stdout, stderr } = compare(...args)
+    t.equal(status, 2, args.join(' '))
+    t.equal(stdout, '')
+    t.match(stderr, message)
+    t.equal(stderr.trim().split('\n').length, 1, 'one line')
+  }
+})

@@ -1,0 +1,37 @@
+'use strict'
+// report/stats/comparisons.js: which cells are compared. The A/A pair is a configuration's own cell and its
+// copy B; folders made before 2026-11-24 have two copies, A and B.
+
+const t = require('tap')
+const { comparisons } = require('../../../report/stats/comparisons')
+
+const ROUNDS = [1, 2, 3, 4, 5, 6, 7, 8]
+// A cell as report/data/cells.js groups it, with `speed` ops/s in every round (B 1% off in alternate rounds).
+const cell = (id, kind, nServers, speed, aa = '') => ({
+  id, kind, nServers, load: 2, variant: '', api: kind.startsWith('async') ? 'callback' : '', aa,
+  valid: ROUNDS.map((repeat) => ({ repeat, opsPerSec: speed * (aa === 'B' && repeat % 2 ? 1.01 : 1) }))
+})
+const pairs = (cells) => comparisons(cells, { metrics: ['opsPerSec'] }).map((e) => [e.a, e.b, e.kind, e.verdict, e.aa ?? false])
+
+t.test('the A/A copy is paired with its configuration\'s cell, which keeps its own comparisons', async (t) => {
+  const cells = [cell('sync-s1-c2', 'sync', 1, 3000), cell('async-s1-c2', 'async', 1, 2000), cell('sync-s1-c2-B', 'sync', 1, 3000, 'B')]
+  t.same(pairs(cells), [
+    ['sync-s1-c2', 'async-s1-c2', 'store', 'faster', false],
+    ['sync-s1-c2', 'sync-s1-c2-B', 'aa', 'same', true]
+  ])
+})
+
+t.test('a folder of the earlier form pairs its two copies, A over B', async (t) => {
+  const cells = [cell('sync-s1-c2', 'sync', 1, 3000), cell('async-s1-c2', 'async', 1, 2000),
+    cell('sync-s1-c2-A', 'sync', 1, 3000, 'A'), cell('sync-s1-c2-B', 'sync', 1, 3000, 'B')]
+  t.same(pairs(cells), [
+    ['sync-s1-c2', 'async-s1-c2', 'store', 'faster', false],
+    ['sync-s1-c2-A', 'sync-s1-c2-B', 'aa', 'same', true]
+  ])
+})
+
+t.test('a copy whose configuration has no cell of the same load and kind is compared with nothing', async (t) => {
+  const cells = [cell('sync-s1-c2', 'sync', 1, 3000), { ...cell('sync-s1-c4-B', 'sync', 1, 3000, 'B'), load: 4 },
+    cell('sync-cluster-s2-c2-B', 'sync-cluster', 2, 3000, 'B')]
+  t.same(pairs(cells), [])
+})

@@ -1,0 +1,49 @@
+'use strict'
+// 1,000 idle keep-alive connections against all four servers: the server keeps serving, its memory
+// stays bounded, and it closes them after keepAliveTimeout.
+
+const t = require('tap')
+const { KINDS, startServer, request } = require('../fixtures/server')
+const { openConnections, serverRss, serverFds, openFileLimit } = require('../fixtures/raw-http')
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const WANTED = 1000
+// This process and the server each hold one descriptor per connection, plus ~100 of their own.
+const CONNECTIONS = Math.min(WANTED, Math.floor((openFileLimit() - 200) / 2))
+const KEEP_ALIVE = 5000 // longer than opening 1,000 connections takes on a loaded machine
+
+if (CONNECTIONS < WANTED) t.comment(`ulimit -n is ${openFileLimit()}: ${CONNECTIONS} connections instead of ${WANTED}`)
+
+const MiB = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`
+
+for (const kind of KINDS) {
+  t.test(`${kind}: ${CONNECTIONS} idle keep-alive connections: still serving, memory bounded, closed after keepAliveTimeout`, async (t) => {
+    const dataPath = t.testdir({ k: 'idle\n' })
+    const srv = await startServer(t, kind, { dataPath, args: [`--keepAliveTimeout=${KEEP_ALIVE}`] })
+    await request(srv, { path: '/get?key=k' })
+    const rssBefore = serverRss(srv.pid)
+    const fdsBefore = serverFds(srv.pid)
+    const idle = await openConnections(srv.port, CONNECTIONS, 'GET /get?key=k HTTP/1.1\r\nHost: x\r\n\r\n')
+    t.teardown(() => idle.forEach((s) => s.destroy()))
+    for (let i = 0; i < 500 && !idle.every((s) => s.reply.endsWith('idle\n')); i++) await sleep(20)
+    t.ok(idle.every((s) => /^HTTP\/1\.1 200 [^]*idle\n$/.test(s.reply)), 'each got its answer')
+    // Descriptors first, then (once any close the server made by then has reached us) the open ones.
+    // On a very loaded machine opening 1,000 can take longer than keepAliveTimeout: the first are
+    // then closed already, rightly (checked per connection below).
+    const fdsOpen = serverFds(srv.pid)
+    await sleep(200)
+    const open = idle.filter((s) => s.closedAt === undefined).length
+    t.ok(fdsOpen >= fdsBefore + open - 5, `the server holds the ${open} still open (${fdsBefore} descriptors before, ${fdsOpen} with them)`)
+    const rssGrowth = serverRss(srv.pid) - rssBefore
+    t.ok(rssGrowth < 64 * 2 ** 20, `memory grew by ${MiB(rssGrowth)} for ${CONNECTIONS} idle connections (bound 64 MiB)`)
+    for (let i = 0; i < 5; i++) t.equal((await request(srv, { path: '/get?key=k' })).body, 'idle\n', 'a new client is served meanwhile')
+    await Promise.race([Promise.all(idle.map((s) => s.ended)), sleep(KEEP_ALIVE + 6000)])
+    const closed = idle.filter((s) => s.closedAt !== undefined)
+    t.equal(closed.length, CONNECTIONS, 'the server closed every one')
+    const after = closed.map((s) => s.closedAt - s.lastDataAt) // idle since its answer
+    t.ok(Math.min(...after) >= KEEP_ALIVE * 0.8, `none before keepAliveTimeout (first after ${Math.min(...after)} ms)`)
+    t.ok(Math.max(...after) <= KEEP_ALIVE + 6000, `all soon after it (last after ${Math.max(...after)} ms)`)
+    for (let i = 0; i < 50 && serverFds(srv.pid) > fdsBefore + 10; i++) await sleep(100)
+    t.ok(serverFds(srv.pid) <= fdsBefore + 10, 'their descriptors are released')
+  })
+}

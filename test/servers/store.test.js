@@ -1,0 +1,54 @@
+'use strict'
+// The sync and async stores do the same thing and fail the same way, in-process.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { createSyncStore, createCallbackStore, createPromiseStore, sortPieces } = require('../../servers/lib/store')
+const { isValidKey } = require('../../servers/lib/keys')
+const { checkFuse } = require('../../storage')
+const { mountFor } = require('../fixtures/storage-mount')
+
+t.test('sortPieces splits, sorts and joins, keeping the length', async (t) => {
+  t.equal(sortPieces('c,a,b', ','), 'a,b,c')
+  t.equal(sortPieces('cab', ''), 'abc')
+  t.equal(sortPieces('no split here', '|'), 'no split here')
+})
+
+t.test('isValidKey allows only 1-64 of letters, digits, _ and -', async (t) => {
+  for (const ok of ['a', 'file-0', 'A_b-9', 'x'.repeat(64)]) t.ok(isValidKey(ok), ok)
+  for (const bad of ['', '.', '..', 'a/b', 'a.b', 'é', 'x'.repeat(65), ['a'], undefined, 'a\n']) t.notOk(isValidKey(bad), String(bad))
+})
+
+for (const create of [createSyncStore, createCallbackStore, createPromiseStore]) {
+  t.test(`${create.name}: append then read; errors carry the HTTP status`, async (t) => {
+    const dir = t.testdir({ sub: {}, target: 'x' })
+    fs.symlinkSync(path.join(dir, 'target'), path.join(dir, 'link'))
+    const store = create({ dataPath: dir, sortSplitString: ' ' })
+    await store.append('k', Buffer.from('b a '))
+    await store.append('k', Buffer.from('c'))
+    t.equal(fs.readFileSync(path.join(dir, 'k'), 'utf8'), 'b a c')
+    t.equal(await store.read('k'), 'a b c')
+    const status = async (fn) => { try { await fn() } catch (err) { return err.status } }
+    t.equal(await status(() => store.read('missing')), 404)
+    t.equal(await status(() => store.read('sub')), 404)
+    t.equal(await status(() => store.append('sub', Buffer.from('x'))), 404)
+    t.equal(await status(() => store.read('link')), 403)
+    t.equal(await status(() => store.append('link', Buffer.from('x'))), 403)
+    t.equal(fs.readFileSync(path.join(dir, 'target'), 'utf8'), 'x', 'symlink target untouched')
+    const gone = create({ dataPath: path.join(dir, 'target'), sortSplitString: ' ' })
+    t.equal(await status(() => gone.append('k', Buffer.from('x'))), undefined, 'other fs errors have no status (500)')
+  })
+}
+
+t.test('every store does one read() per GET and one write() per PUT, also through FUSE', { skip: checkFuse() }, async (t) => {
+  const handle = await mountFor(t, { files: { big: 'x y '.repeat(4096) } })
+  for (const create of [createSyncStore, createCallbackStore, createPromiseStore]) {
+    const store = create({ dataPath: handle.mountpoint, sortSplitString: ' ' })
+    const before = await handle.stats()
+    await store.read('big')
+    await store.append(create.name, Buffer.from('record\n'))
+    const after = await handle.stats()
+    t.same([after.reads - before.reads, after.writes - before.writes], [1, 1], `${create.name}: a 16 KiB read and an append`)
+  }
+})
