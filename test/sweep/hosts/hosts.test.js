@@ -153,7 +153,7 @@ t.test('a run with its server on one host and its client processes on two others
   const [h1, h2, h3] = lab.hosts
 
   const run = await benchAsync(['run', 'sync', `--serverHost=${h1}`, `--clientHosts=${h2},${h3}`, ssh, `--results=${results}`,
-    '--nOperations=2000', '--nClients=2']).done
+    '--nOperations=1000', '--nClients=2']).done
   t.equal(run.status, 0, run.stderr)
   const dir = path.join(results, fs.readdirSync(results)[0])
   const [row] = readSummary(dir)
@@ -185,11 +185,11 @@ t.test('a run with its server on one host and its client processes on two others
 
   // The same command with every host this machine, through the sshd on 127.0.0.1 at its port.
   const local = await benchAsync(['run', 'sync', `--serverHost=${lab.local}`, `--clientHosts=${lab.local},${lab.local}`, ssh,
-    `--results=${results}`, '--nOperations=1000', '--nClients=2']).done
+    `--results=${results}`, '--nOperations=400', '--nClients=2']).done
   t.equal(local.status, 0, local.stderr)
 
   // quick over the namespaces, killed by SIGKILL once it measures: its hosts end everything.
-  const quick = benchAsync(['quick', `--serverHost=${h1}`, `--clientHosts=${h2},${h3}`, ssh, `--results=${results}`, '--budget=60'])
+  const quick = benchAsync(['quick', `--serverHost=${h1}`, `--clientHosts=${h2},${h3}`, ssh, `--results=${results}`, '--budget=60', '--warmOps=200'])
   await until('quick warmed up', () => /quick: warmed up/.test(quick.stderr()))
   t.ok(leftovers().processes.length > 0, 'servers and client processes ran on the hosts')
   t.equal(leftovers().folders.length, 1, 'the run\'s data folder on the server host')
