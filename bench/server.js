@@ -10,7 +10,7 @@ const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
 const { median } = require('../lib/stats')
-const { medianInterval } = require('../report/stats/intervals')
+const { intervalOfMedian } = require('../report/stats/intervals')
 const { parseFlags, startChild } = require('./lib/util')
 const { processCpuUs } = require('../lib/proc')
 
@@ -77,7 +77,7 @@ async function main () {
     const cpu = (v) => median(r[v].map((run) => run.cpuPerReqUs))
     // x over y within each round, where both ran back to back: the machine's drift cancels.
     const paired = (x, y, figure) => {
-      const { estimate, low, high } = medianInterval(r[x].map((run, i) => run[figure] / r[y][i][figure]))
+      const { estimate, low, high } = intervalOfMedian(r[x].map((run, i) => run[figure] / r[y][i][figure]))
       return [estimate, low, high].map((v) => Number(v.toFixed(3)))
     }
     return {

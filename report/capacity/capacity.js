@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { groupCells } = require('../data/cells')
 const { comparisons, settingsLabel } = require('../stats/comparisons')
-const { medianInterval, MARGIN } = require('../stats/intervals')
+const { intervalOfMedian, MARGIN } = require('../stats/intervals')
 const { median } = require('../../lib/stats')
 const { formatRatio } = require('../stats/verdicts')
 const { latencyLoadChart, regimeMapChart } = require('./charts')
@@ -21,7 +21,7 @@ const { formatSlo } = require('../../lib/slo')
 
 const PERCENTILES = ['p50', 'p99', 'p999']
 const regimeLabel = (ioDelay) => settingsLabel(`ioDelay=${ioDelay || 'off'}`)
-const interval = (values) => (values.length > 0 ? medianInterval(values) : null)
+const interval = (values) => (values.length > 0 ? intervalOfMedian(values) : null)
 const fmt = (v) => Math.round(v).toLocaleString('en-US')
 // A cell's capacity in words; where the generator or --endRate ended some searches, a lower bound.
 function capacityText (cell) {

@@ -27,7 +27,7 @@ function heatmapChart ({ title, env, cells }) {
       itemStyle: cell.oversubscribed ? OVERSUBSCRIBED_BORDER : undefined
     })
   }
-  const medians = data.map((d) => d.value[2])
+  const values = data.map((d) => d.value[2])
   const note = `median ops/s of valid repeats · † oversubscribed: nServers > ${env.cpus} cores` +
     (cells.some((c) => c.clientBound) ? ' · ⚠ client-bound' : '')
   const option = {
@@ -37,7 +37,7 @@ function heatmapChart ({ title, env, cells }) {
       nameGap: 44, splitArea: { show: true } },
     yAxis: { type: 'category', data: loads.map(String), name: 'nClients', nameLocation: 'middle',
       nameGap: 40, splitArea: { show: true } },
-    visualMap: { type: 'continuous', min: Math.min(...medians), max: Math.max(...medians),
+    visualMap: { type: 'continuous', min: Math.min(...values), max: Math.max(...values),
       orient: 'horizontal', left: 'center', bottom: 8, itemHeight: 240, calculable: false,
       text: ['ops/s (high)', 'low'], inRange: { color: ['#eef4fb', '#6baed6', '#08306b'] } },
     series: [{ type: 'heatmap', data, label: { show: true, fontSize: 12 } }]

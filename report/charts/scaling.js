@@ -58,16 +58,16 @@ function kindSeries (kind, p, data, references) {
   const color = KIND_COLORS[kind]
   const axes = { xAxisIndex: p, yAxisIndex: p }
   const single = KINDS[kind].model === 'single'
-  const median = { ...axes, name: kind, type: single ? 'scatter' : 'line', color,
+  const line = { ...axes, name: kind, type: single ? 'scatter' : 'line', color,
     symbolSize: 8, data: data.map(([x, m]) => [x, m]) }
   if (single && data.length > 0 && references) {
-    median.markLine = { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color },
+    line.markLine = { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color },
       label: { formatter: `${kind}, 1 process`, position: 'insideEndTop', color },
       data: [{ yAxis: data[0][1] }] }
   }
   const bars = { ...axes, name: kind, type: 'custom', color, encode: { x: 0, y: [1, 2] },
     renderItem: renderErrorBar, data: data.map(([x, , min, max]) => [x, min, max]) }
-  return [median, bars]
+  return [line, bars]
 }
 
 /** An ECharts custom-series item: a vertical bar from value 1 to value 2 at x = value 0, with caps. */

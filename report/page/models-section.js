@@ -4,7 +4,7 @@
 
 const { html } = require('./html-template')
 const { verdictOf } = require('../stats/verdicts')
-const { medianShares } = require('../stats/models')
+const { sharesByRank } = require('../stats/models')
 
 const LABEL = { cluster: 'cluster', reuseport: 'reusePort', lb: 'HAProxy' }
 
@@ -22,7 +22,7 @@ function modelsSection ({ models, groups }) {
   const modelCells = (cell) => {
     if (!cell) return html`<td class="empty">–</td><td class="empty">–</td><td class="empty">–</td>`
     const ci = cell.ci.opsPerSec
-    const shares = medianShares(cell)
+    const shares = sharesByRank(cell)
     return html`<td class="num">${ci ? `${n0(ci.median)} [${n0(ci.low)}–${n0(ci.high)}]` : '–'}</td>
       <td class="num">${shares ? shares.map((s) => s.toFixed(2)).join(' / ') : '–'}</td>
       <td class="num">${cell.telemetry.fairness == null ? '–' : cell.telemetry.fairness.toFixed(3)}</td>`

@@ -4,7 +4,7 @@
 
 const path = require('node:path')
 const { html, raw } = require('./html-template')
-const { medianTable, summaryTable } = require('./tables')
+const { tableOfMedians, summaryTable } = require('./tables')
 const { firstScreen, matricesSection } = require('./sections')
 const { runSection } = require('./run-section')
 const { MAX_INTERFERENCE } = require('../../lib/interference')
@@ -111,7 +111,7 @@ ${section(charts, 'candles').map((c) => html`<figure id="${c.file}" aria-label="
 <section><h2>Medians per cell</h2>
 <p>Medians of the valid repeats; throughput with the order-statistic interval of its median. A yellow
 row lost some repeats.${cells.some((c) => c.clientBound) && html` ${CLIENT_BOUND_LEGEND}`}</p>
-<div class="scroll">${medianTable(results, cells)}</div></section>
+<div class="scroll">${tableOfMedians(results, cells)}</div></section>
 <section><h2>All runs (summary.csv)</h2><div class="scroll">${summaryTable(results)}</div></section>
 </main></body></html>`}\n`
 }

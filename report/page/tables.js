@@ -33,7 +33,7 @@ const TELEMETRY = [['loop utilization', 'meanUtilization', 1, 2], ['loop delay p
  * @param {object[]} cells from summariseCells
  * @returns {object} markup (html``)
  */
-function medianTable (results, cells) {
+function tableOfMedians (results, cells) {
   const telemetry = results.columns.includes('meanUtilization') ? TELEMETRY : []
   const [throughput, ...figures] = [...MEDIANS[results.format], ...telemetry]
   const peak = results.format === 'peak'
@@ -92,4 +92,4 @@ function summaryTable (results) {
     </thead><tbody>${shown.map(tr)}</tbody></table>`
 }
 
-module.exports = { medianTable, summaryTable, SETTLED_NOTE }
+module.exports = { tableOfMedians, summaryTable, SETTLED_NOTE }

@@ -4,7 +4,7 @@
 
 const { stringify } = require('csv-stringify/sync')
 const { varyingSettings } = require('../data/cells')
-const { medianInterval } = require('./intervals')
+const { intervalOfMedian } = require('./intervals')
 const { median } = require('../../lib/stats')
 
 // Figures that get an interval, per summary format.
@@ -27,7 +27,7 @@ function validValues (cell, column) {
 
 /**
  * Adds to each cell `ci` (per figure: { median, low, high, confidence } or null; the interval is
- * report/stats/intervals.js medianInterval over the valid repeats), `telemetry` (per column:
+ * report/stats/intervals.js intervalOfMedian over the valid repeats), `telemetry` (per column:
  * median or null) and `clientBound` (true when most valid repeats were client-bound, null when
  * no repeat says).
  * @param {object[]} cells from groupCells; changed in place
@@ -39,7 +39,7 @@ function summariseCells (cells, format) {
     cell.ci = {}
     for (const figure of FIGURES[format]) {
       const values = validValues(cell, figure)
-      const ci = values.length > 0 && medianInterval(values)
+      const ci = values.length > 0 && intervalOfMedian(values)
       cell.ci[figure] = ci ? { median: ci.estimate, low: ci.low, high: ci.high, confidence: ci.confidence } : null
     }
     cell.telemetry = {}

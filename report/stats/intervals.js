@@ -43,8 +43,8 @@ function orderInterval (sorted, cdf, confidence) {
  * @param {number} [confidence]
  * @returns {{ estimate: number, low: number, high: number, n: number, confidence: number }}
  */
-function medianInterval (values, confidence = CONFIDENCE) {
-  if (values.length === 0) throw new Error('medianInterval needs at least one value')
+function intervalOfMedian (values, confidence = CONFIDENCE) {
+  if (values.length === 0) throw new Error('intervalOfMedian needs at least one value')
   const sorted = [...values].sort((a, b) => a - b)
   return { estimate: median(sorted), ...orderInterval(sorted, binomialCdf(sorted.length), confidence), n: sorted.length }
 }
@@ -183,5 +183,5 @@ function isPrecise (ratio, margin = MARGIN) {
 }
 
 module.exports = {
-  medianInterval, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, CONFIDENCE, MARGIN
+  intervalOfMedian, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, CONFIDENCE, MARGIN
 }

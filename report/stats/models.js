@@ -8,7 +8,7 @@ const { pairedRatio: ratio } = require('./intervals')
 const { median } = require('../../lib/stats')
 
 // Each valid repeat's shares, largest first, and the median share at each rank.
-function medianShares (cell) {
+function sharesByRank (cell) {
   const runs = cell.valid.map((r) => String(r.workerShares ?? '').split(';').filter(Boolean).map(Number).sort((a, b) => b - a))
     .filter((s) => s.length > 0)
   if (runs.length === 0) return null
@@ -46,4 +46,4 @@ function compareModels (cells) {
   return { models, groups: ordered }
 }
 
-module.exports = { compareModels, medianShares }
+module.exports = { compareModels, sharesByRank }

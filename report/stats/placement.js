@@ -12,7 +12,7 @@ const { validValues } = require('./cell-stats')
 const settingsOf = (cell) => new Map(cell.variant ? cell.variant.split(', ').map((kv) => kv.split('=')) : [])
 const without = (cell, name) => cell.variant.split(', ').filter((kv) => kv && !kv.startsWith(`${name}=`)).join(', ')
 const same = (a, b) => a.nServers === b.nServers && a.load === b.load
-const medianOf = (cell, column) => {
+const typicalOf = (cell, column) => {
   const values = validValues(cell, column).filter(Number.isFinite)
   return values.length ? median(values) : null
 }
@@ -30,7 +30,7 @@ function comparePlacement (cells) {
     const rest = without(lb, 'balance')
     const cluster = cells.find((c) => c.kind === kindOf(store, 'cluster') && same(c, lb) && c.api === lb.api && c.variant === rest)
     return { lb, cluster, balance: settingsOf(lb).get('balance') ?? lb.valid[0]?.balance ?? '', ratio: cluster ? pairedRatio(lb, cluster) : null,
-      balancerUs: medianOf(lb, 'balancerCpuPerReqUs') }
+      balancerUs: typicalOf(lb, 'balancerCpuPerReqUs') }
   })
   const cores = cells.filter((c) => settingsOf(c).get('cpuset') === 'split').map((split) => {
     const shared = cells.find((c) => c.kind === split.kind && same(c, split) && c.api === split.api &&

@@ -4,7 +4,7 @@
 // undecided), the precision rule, and the unpaired ratio compare uses.
 
 const t = require('tap')
-const { medianInterval, hodgesLehmann, pairedRatio, divideRounds, roundValues, pairedSummary, judge, isPrecise } = require('../../../report/stats/intervals')
+const { intervalOfMedian, hodgesLehmann, pairedRatio, divideRounds, roundValues, pairedSummary, judge, isPrecise } = require('../../../report/stats/intervals')
 const { unpairedRatio } = require('../../../report/stats/unpaired')
 
 // A cell as report/data/cells.js builds it: valid rows with their round (repeat).
@@ -14,15 +14,15 @@ t.test('a median interval is [min, max] up to 8 values, with the coverage it rea
   const coverage = { 1: 0, 2: 0.5, 3: 0.75, 4: 0.875, 5: 0.9375, 6: 0.96875, 8: 0.9921875 }
   for (const [n, confidence] of Object.entries(coverage)) {
     const values = Array.from({ length: Number(n) }, (_, i) => 10 * (Number(n) - i)) // descending: order must not matter
-    t.same(medianInterval(values), { estimate: 5 * (Number(n) + 1), low: 10, high: 10 * Number(n), confidence, n: Number(n) }, `${n} values`)
+    t.same(intervalOfMedian(values), { estimate: 5 * (Number(n) + 1), low: 10, high: 10 * Number(n), confidence, n: Number(n) }, `${n} values`)
   }
 })
 
 t.test('from 9 values the interval moves inwards to the order statistics that keep 95%', async (t) => {
   const range = (n) => Array.from({ length: n }, (_, i) => i + 1)
-  t.same(medianInterval(range(9)), { estimate: 5, low: 2, high: 8, confidence: 1 - 2 * 10 / 512, n: 9 })
-  t.same(medianInterval(range(20)), { estimate: 10.5, low: 6, high: 15, confidence: 1 - 2 * 21700 / 2 ** 20, n: 20 })
-  t.throws(() => medianInterval([]), /at least one value/)
+  t.same(intervalOfMedian(range(9)), { estimate: 5, low: 2, high: 8, confidence: 1 - 2 * 10 / 512, n: 9 })
+  t.same(intervalOfMedian(range(20)), { estimate: 10.5, low: 6, high: 15, confidence: 1 - 2 * 21700 / 2 ** 20, n: 20 })
+  t.throws(() => intervalOfMedian([]), /at least one value/)
 })
 
 t.test('a slow round that hits both cells cancels in the paired ratio', async (t) => {

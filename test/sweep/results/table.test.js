@@ -3,7 +3,7 @@
 
 const t = require('tap')
 const { formatTable } = require('../../../sweep/results/table')
-const { medianTable, SETTLED_NOTE } = require('../../../report/page/tables')
+const { tableOfMedians, SETTLED_NOTE } = require('../../../report/page/tables')
 
 t.test('one line per cell with medians of valid repeats, then each invalid run', async (t) => {
   const rows = [
@@ -60,8 +60,8 @@ t.test('cells with different numbers of rounds (a settled cell) get the note, in
   t.ok(formatTable([...rows('a', 3), ...rows('b', 2)], columns).includes(SETTLED_NOTE), 'a cell settled early')
   const cell = (id, n) => ({ id, kind: 'sync', nServers: 1, load: 2, variant: '', rows: rows(id, n), valid: rows(id, n), ci: {} })
   const results = { format: 'sweep', load: 'nClients', columns: ['opsPerSec'] }
-  t.match(String(medianTable(results, [cell('a', 3), cell('b', 2)])), `<caption>${SETTLED_NOTE.replace("'", '&#39;')}</caption>`)
-  t.notMatch(String(medianTable(results, [cell('a', 3), cell('b', 3)])), /<caption>/)
+  t.match(String(tableOfMedians(results, [cell('a', 3), cell('b', 2)])), `<caption>${SETTLED_NOTE.replace("'", '&#39;')}</caption>`)
+  t.notMatch(String(tableOfMedians(results, [cell('a', 3), cell('b', 3)])), /<caption>/)
 })
 
 t.test("the report's table of all runs shows every invalid row and caps the valid ones at 200", async (t) => {
