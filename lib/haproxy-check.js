@@ -33,4 +33,4 @@ function haproxyVersion (env = process.env) {
   return res?.status === 0 ? res.stdout.split('\n')[0] : null
 }
 
-module.exports = { checkHaproxy, haproxyBinary, haproxyVersion, findTool, INSTALL }
+module.exports = { checkHaproxy, haproxyBinary, haproxyVersion, findTool }

@@ -179,4 +179,4 @@ function planSweep (command, argv, runKind) {
   return planCells(PRESETS[command], argv, runKind)
 }
 
-module.exports = { COMMANDS, PRESETS, BASE_KINDS, planSweep, duration }
+module.exports = { COMMANDS, PRESETS, planSweep, duration }

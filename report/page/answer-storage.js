@@ -74,4 +74,4 @@ function storageAnswerSection (groups, charts, env) {
     </section>`
 }
 
-module.exports = { storageAnswerSection, groupName }
+module.exports = { storageAnswerSection }

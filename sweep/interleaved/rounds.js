@@ -152,4 +152,4 @@ async function runRounds ({ cells, options }, ctx, add) {
   return { ...result, timing }
 }
 
-module.exports = { runRounds, clientPools, ROUND_COLUMNS, PASS_COLUMNS, WINDOW_COLUMNS }
+module.exports = { runRounds, clientPools }
