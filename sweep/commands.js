@@ -67,7 +67,7 @@ const RUNNERS = {
   peak: { columns: peak.COLUMNS, table: peak.TABLE, measure: (plan, ctx, add) => runSequence(plan.runs, peak.runPeakCell, ctx, add), describe: runsOf }
 }
 
-// A command that runs cells from its preset; KIND: run's own first argument.
+// The entry of a command that runs cells: planned from its preset, measured by its preset's runner.
 const cells = (command, entry) => ({
   name: command,
   preset: PRESETS[command],
