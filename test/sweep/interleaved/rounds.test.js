@@ -59,10 +59,11 @@ t.test('passes that other processes disturbed are dropped and run again; too few
   ], 'a pass is kept exactly when its interference is within --maxInterference; a round tries each of its 2 passes twice at most')
   t.same(passes.map((p) => [p.other, p.steal]), passes.map((p) => (p.kept === 'true' ? ['0.02', '0.01'] : ['0.4', '0.1'])),
     'each pass records the figures it was judged by: others and steal')
-  // A dropped pass waited for a quiet sample: pass 1.1 through one busy one, 20 ms apart.
-  t.ok(Number(passes[0].waitedMs) >= 40, `pass 1.1 waited ${passes[0].waitedMs} ms for two samples`)
+  // A dropped pass waited for a quiet sample: pass 1.1 through one busy one, 20 ms apart (a timer may
+  // fire a millisecond early by the clock that measures the wait, so a sample's wait counts from 18 ms).
+  t.ok(Number(passes[0].waitedMs) >= 36, `pass 1.1 waited ${passes[0].waitedMs} ms for two samples`)
   for (const p of passes.filter((x) => x.kept === 'false').slice(1)) {
-    t.ok(Number(p.waitedMs) >= 20, `pass ${p.round}.${p.pass} waited ${p.waitedMs} ms for a sample`)
+    t.ok(Number(p.waitedMs) >= 18, `pass ${p.round}.${p.pass} waited ${p.waitedMs} ms for a sample`)
   }
   const windows = readCsv(path.join(dir, 'windows.csv'))
   const pass = (p) => `${p.round}.${p.pass} ${p.kept}`
