@@ -129,7 +129,7 @@ t.test('the placement and balancer flags show their default', async (t) => {
   }
 })
 
-// What each command runs by default: sweep/plan/grid.js PRESETS, and peak's own.
+// What each command runs by default: sweep/commands.js PRESETS, and peak's own.
 const DEFAULTS = {
   ...Object.fromEntries(Object.entries(PRESETS).map(([command, { lists, rounds }]) =>
     [command, { kinds: lists.kinds, nServers: lists.nServers, nClients: lists.nClients, ...pick(rounds, ['rounds', 'budget', 'window', 'passes']) }])),
