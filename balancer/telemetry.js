@@ -27,14 +27,14 @@ function telemetryHandler (kind, state) {
       if (req.url === '/_stats/reset' && req.method === 'POST') {
         await Promise.all([state.backends.stats('reset'), askSocket(state.socket, 'clear counters all')])
         state.cpuStart = processCpuUs(state.haproxy.pid)
-        monitor.reset()
+        await monitor.begin()
         return answer(200, 'reset')
       }
       if (req.url === '/_stats' && (req.method === 'GET' || req.method === 'HEAD')) {
         const [docs, text] = await Promise.all([state.backends.stats('collect'), askSocket(state.socket, 'show stat')])
         const cpuUs = processCpuUs(state.haproxy.pid) - state.cpuStart
         const balancer = balancerFigures({ rows: parseStat(text), pid: state.haproxy.pid, balance: state.balance, cpuUs })
-        return answer(200, JSON.stringify(mergeTelemetry(kind, monitor.snapshot(), docs, balancer)), 'application/json')
+        return answer(200, JSON.stringify(mergeTelemetry(kind, await monitor.finish(), docs, balancer)), 'application/json')
       }
       return answer(req.url.startsWith('/_stats') ? 405 : 404, 'not here')
     } catch (err) {

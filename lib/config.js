@@ -69,7 +69,7 @@ const SCHEMA = {
   readsPerWrite: rule('an integer from 0 to 1000000, or inf', (v) => (v === 'inf' ? v : int(0, 1e6)(v))),
   value: rule('non-empty text without a newline', (v) => (typeof v === 'string' && v !== '' && !/[\r\n]/.test(v) ? v : undefined)),
   sortSplitString: str,
-  asyncApi: oneOf('callback', 'promise'),
+  asyncApi: oneOf('callback', 'promise', 'handle'),
   framework: oneOf('express', 'http'),
   fsync: oneOf('none', 'each', 'group'),
   nFiles: int(1, 100000),
@@ -123,7 +123,8 @@ function loadConfig (argv = [], extra = {}) {
   const flags = {}
   const options = {}
   for (const arg of argv) {
-    const m = /^--([A-Za-z][\w-]*)=(.*)$/s.exec(arg)
+    const bare = /^--([A-Za-z][\w-]*)$/.exec(arg) // a true-or-false flag alone means true: --profile
+    const m = bare && [SCHEMA[bare[1]], extra[bare[1]]].includes(bool) ? [arg, bare[1], 'true'] : /^--([A-Za-z][\w-]*)=(.*)$/s.exec(arg)
     if (!m) throw new ConfigError(`bad argument ${JSON.stringify(arg)}: use --KEY=VALUE; valid keys: ${validKeys(extra)}`)
     const [, key, value] = m
     if (key === 'config') {

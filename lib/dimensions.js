@@ -110,7 +110,7 @@ const DIMENSIONS = {
   asyncApi: {
     validate: SCHEMA.asyncApi,
     config: true,
-    help: 'fs API of the async kinds: callback or promise',
+    help: 'fs API of the async kinds: callback, promise or handle',
     suffix: 'api-',
     moot: (cell) => KINDS[cell.kind].store === 'sync',
     text: true,

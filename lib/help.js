@@ -13,7 +13,8 @@ const CONFIG_HELP = {
   readsPerWrite: 'GETs per POST: 0 = writes only, inf = reads only (1 = 50/50, 4 = 80/20)',
   value: 'text of each POST (no newline; the client adds a record tag)',
   sortSplitString: 'what a GET splits the file on before sorting the pieces ("" = every character)',
-  asyncApi: 'fs API of the async kinds: callback (node\'s callback fs) or promise (fs.promises, a FileHandle per request)',
+  asyncApi: 'fs API of the async kinds: callback (node\'s callback fs), promise (fs.promises, a FileHandle per request) ' +
+    'or handle (an experiment: descriptors kept open per key, one read() or write() per request)',
   framework: 'the app every kind serves: express (servers/lib/app.js) or http (the same routes, answers and checks on plain node:http)',
   fsync: 'durability of a PUT: none (acknowledged once in the page cache), each (fdatasync before the answer), ' +
     'group (one fdatasync for the PUTs that arrived meanwhile; async kinds only)',

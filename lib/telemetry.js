@@ -4,6 +4,7 @@
 
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
 const { fairness } = require('./stats')
+const { createProfiler } = require('./profiler')
 
 const GATHER_TIMEOUT_MS = 2000
 const STATS_PATH = '/_stats' // GET: the figures; POST STATS_PATH/reset: a new window
@@ -12,8 +13,12 @@ const STATS_FIELD = 'X-Bench-Stats' // every answer's announcement of STATS_PATH
 // the interval is subtracted so that the figures are the delay alone.
 const RESOLUTION_MS = 10
 
-/** The figures of this process since the last reset. */
+/**
+ * The figures of this process since the last reset; begin() and finish() also start and end its
+ * profile of the window when the sweep asked for one (lib/profiler.js).
+ */
 function createMonitor (role) {
+  const profiler = createProfiler()
   const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS })
   delay.enable()
   let since, elu, cpu, requests
@@ -26,29 +31,36 @@ function createMonitor (role) {
   }
   reset()
   const us = (ns) => Math.max(0, Math.round((ns - RESOLUTION_MS * 1e6) / 1000))
+  const snapshot = () => {
+    const { user, system } = process.cpuUsage(cpu)
+    const hasDelay = delay.count > 0
+    return {
+      pid: process.pid,
+      role,
+      node: process.version,
+      requests,
+      windowMs: Math.round(performance.now() - since),
+      utilization: performance.eventLoopUtilization(elu).utilization,
+      cpuUs: { user, system },
+      eventLoopDelayUs: {
+        min: hasDelay ? us(delay.min) : null,
+        mean: hasDelay ? us(delay.mean) : null,
+        p50: hasDelay ? us(delay.percentile(50)) : null,
+        p99: hasDelay ? us(delay.percentile(99)) : null,
+        max: hasDelay ? us(delay.max) : null
+      }
+    }
+  }
   return {
     count: () => { requests++ },
     reset,
-    snapshot: () => {
-      const { user, system } = process.cpuUsage(cpu)
-      const hasDelay = delay.count > 0
-      return {
-        pid: process.pid,
-        role,
-        node: process.version,
-        requests,
-        windowMs: Math.round(performance.now() - since),
-        utilization: performance.eventLoopUtilization(elu).utilization,
-        cpuUs: { user, system },
-        eventLoopDelayUs: {
-          min: hasDelay ? us(delay.min) : null,
-          mean: hasDelay ? us(delay.mean) : null,
-          p50: hasDelay ? us(delay.percentile(50)) : null,
-          p99: hasDelay ? us(delay.percentile(99)) : null,
-          max: hasDelay ? us(delay.max) : null
-        }
-      }
-    }
+    snapshot,
+    // The profiler starts before the window's figures and stops after them: its own work is in neither.
+    begin: async () => {
+      await profiler?.start()
+      reset()
+    },
+    finish: async () => ({ ...snapshot(), ...await profiler?.stop() })
   }
 }
 
@@ -74,8 +86,8 @@ function summarize (kind, processes) {
 function localStats (kind, monitor) {
   return {
     count: monitor.count,
-    collect: async () => summarize(kind, [monitor.snapshot()]),
-    reset: async () => monitor.reset()
+    collect: async () => summarize(kind, [await monitor.finish()]),
+    reset: monitor.begin
   }
 }
 
@@ -83,10 +95,10 @@ function localStats (kind, monitor) {
 function workerStats (kind, monitor) {
   let nextId = 0
   const pending = new Map()
-  process.on('message', (msg) => {
+  process.on('message', async (msg) => {
     if (msg?.type === 'stats-ask') {
-      if (msg.op === 'reset') monitor.reset()
-      process.send({ type: 'stats-answer', id: msg.id, snapshot: monitor.snapshot() })
+      if (msg.op === 'reset') await monitor.begin()
+      process.send({ type: 'stats-answer', id: msg.id, snapshot: msg.op === 'reset' ? monitor.snapshot() : await monitor.finish() })
     } else if (msg?.type === 'stats-result' && pending.has(msg.id)) {
       pending.get(msg.id)(msg.processes)
       pending.delete(msg.id)
@@ -123,11 +135,13 @@ function primaryStats (live, monitor) {
   return async (from, msg) => {
     if (msg?.type === 'stats-answer') return waiting.get(msg.id)?.(msg.snapshot)
     if (msg?.type !== 'stats-gather') return
-    if (msg.op === 'reset') monitor.reset()
     const workers = [...live].filter((w) => w.isConnected())
-    const snapshots = await Promise.all(workers.map((w) => askWorker(w, msg.op)))
+    const [own, ...snapshots] = await Promise.all([
+      msg.op === 'reset' ? monitor.begin().then(monitor.snapshot) : monitor.finish(),
+      ...workers.map((w) => askWorker(w, msg.op))
+    ])
     if (from.isConnected()) {
-      from.send({ type: 'stats-result', id: msg.id, processes: [monitor.snapshot(), ...snapshots.filter(Boolean)] })
+      from.send({ type: 'stats-result', id: msg.id, processes: [own, ...snapshots.filter(Boolean)] })
     }
   }
 }

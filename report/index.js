@@ -22,15 +22,19 @@ const { compareVersions } = require('./stats/versions')
 const { compareModels } = require('./stats/models')
 const { comparePlacement } = require('./stats/placement')
 const { versionsMarkdown } = require('./page/versions-section')
+const { readProfile } = require('./data/profile')
+const { whyAnalysis } = require('./stats/why')
+const { whyCharts } = require('./charts/why')
+const { parseFolded, perRequest, flameHtml } = require('./charts/flame')
 const { wantsHelp, entryHelp } = require('../lib/help')
 
 /**
  * Renders the report of a results folder (a sweep or a peak one).
  * @param {string} dir the results folder, holding env.json and summary.csv
  * @returns {string[]} the files written: dir/charts/*.svg, dir/hgrm/*.hgrm (a sweep's latency
- *   spectra, each cell's valid repeats merged), dir/cells.csv, dir/verdicts.json (a sweep's),
- *   dir/versions.md (when the folder has several Node versions), then dir/report.html
- * @throws {Error} naming the file when env.json, summary.csv or a cell's JSON is missing or malformed
+ *   spectra, each cell's valid repeats merged), dir/profile/*.html (a profiled sweep's flame graphs), dir/cells.csv,
+ *   dir/verdicts.json (a sweep's), dir/versions.md (when the folder has several Node versions), then dir/report.html
+ * @throws {Error} naming the file when env.json, summary.csv, a cell's JSON or profile/profile.json is malformed
  */
 function renderReport (dir) {
   const results = readResults(dir)
@@ -38,8 +42,10 @@ function renderReport (dir) {
   const all = summariseCells(groupCells(results), results.format)
   if (results.format === 'sweep') addSpectra(results, all)
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the calibration
-  const analysis = results.format === 'sweep' ? analyse(results, all, cells) : null
-  const charts = [...(analysis ? runCharts(results, analysis) : []), ...buildCharts(results, cells, analysis ?? undefined)]
+  const profile = results.format === 'sweep' ? readProfile(dir) : null
+  const analysis = results.format === 'sweep' ? analyse(results, all, cells, profile) : null
+  const charts = [...(analysis ? runCharts(results, analysis) : []), ...(analysis?.why ? whyCharts(results.env, analysis.why) : []),
+    ...buildCharts(results, cells, analysis ?? undefined)]
   fs.mkdirSync(path.join(dir, 'charts'), { recursive: true })
   const files = charts.map(({ file, svg }) => {
     const target = path.join(dir, 'charts', file)
@@ -47,6 +53,8 @@ function renderReport (dir) {
     return target
   })
   files.push(...writeSpectra(dir, all))
+  const flames = analysis?.why ? writeFlames(dir, profile, analysis.why) : []
+  files.push(...flames.map((name) => path.join(dir, name)))
   const csv = path.join(dir, 'cells.csv')
   fs.writeFileSync(csv, cellsCsv(results, all))
   if (analysis) {
@@ -57,17 +65,42 @@ function renderReport (dir) {
   const md = analysis?.versions && path.join(dir, 'versions.md')
   if (md) fs.writeFileSync(md, versionsMarkdown(results, analysis.versions))
   const page = path.join(dir, 'report.html')
-  fs.writeFileSync(page, reportHtml({ results, cells, charts, analysis }))
+  fs.writeFileSync(page, reportHtml({ results, cells, charts, analysis, flames }))
   return [...files, csv, ...(md ? [md] : []), page]
 }
 
-// A sweep folder's comparisons and findings.
-function analyse (results, all, cells) {
+// A sweep folder's comparisons and findings; why: what its profile says, when a run with --profile left one.
+function analyse (results, all, cells, profile) {
   const margin = results.env.options?.margin ?? MARGIN
   const verdicts = comparisons(all, { margin })
   const run = runFigures(results)
   return { verdicts, margin, calibration: calibration(verdicts), run, runNote: runNote(run), fits: fitScaling(cells),
-    crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells) }
+    crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells),
+    why: profile && whyAnalysis(profile, verdicts) }
+}
+
+// Each profiled cell's flame graph and each profiled comparison's differential one, per request, beside the folded
+// stacks; returns their names inside dir. A cell without its folded file gets none.
+function writeFlames (dir, profile, why) {
+  const stacks = new Map()
+  for (const cell of why.cells) {
+    const text = cell.requests > 0 && profile.readFolded(cell.id)
+    if (!text) continue
+    try {
+      stacks.set(cell.id, perRequest(parseFolded(text), cell.requests))
+    } catch (err) {
+      throw new Error(`${path.join(dir, 'profile', `${cell.id}.folded`)}: ${err.message}`, { cause: err })
+    }
+  }
+  const how = `${why.mode === 'perf' ? 'Linux perf: every thread and the kernel' : "V8's profiler: main threads only"}, ${why.rounds} rounds`
+  const pages = [...stacks].map(([id, s]) => [`profile/${id}.html`,
+    flameHtml({ title: `${id}: where the server's time goes, per request`, subtitle: how, stacks: s })])
+  for (const c of why.comparisons.filter((c) => stacks.has(c.a) && stacks.has(c.b))) {
+    pages.push([`profile/diff-${c.a}-vs-${c.b}.html`, flameHtml({ title: `${c.label}: ${c.names[0]} against ${c.names[1]}, per request`,
+      subtitle: how, stacks: stacks.get(c.a), base: stacks.get(c.b), labels: { a: c.names[0], b: c.names[1] } })])
+  }
+  for (const [name, page] of pages) fs.writeFileSync(path.join(dir, name), page)
+  return pages.map(([name]) => name)
 }
 
 /**

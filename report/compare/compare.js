@@ -11,6 +11,8 @@ const { MARGIN, judge } = require('../stats/intervals')
 const { unpairedRatio } = require('../stats/unpaired')
 const { comparisons, METRICS } = require('../stats/comparisons')
 const { compareMarkdown, compareHtml } = require('./format')
+const { profiledCells, whyCompare } = require('./why')
+const { readProfile } = require('../data/profile')
 const { ENV } = require('../../lib/dimensions')
 
 // What a figure is called, and which way is better; and the metric of the headline verdicts.
@@ -34,19 +36,21 @@ const FAMILY_CONFIDENCE = 0.95
 class CompareError extends Error {}
 
 function readFolder (dir) {
-  let results
+  let results, profile
   try {
     results = readResults(dir)
+    profile = readProfile(dir)
   } catch (err) {
     throw new CompareError(`${dir} is not a results folder: ${err.message}`)
   }
   if (!FORMATS[results.format]) throw new CompareError(`${dir} is a ${results.format} folder: compare reads sweep, quick, run and capacity folders`)
   // A folder whose servers ran one Node is matched without the version in its cell ids, so that
   // two folders made on two versions compare cell by cell (the versions are an environment difference).
-  const cells = groupCells(results).map((c) => results.env.serverNodes.length === 1 ? { ...c, id: c.id.replace(NODE_SUFFIX, '') } : c)
+  const rename = (id) => (results.env.serverNodes.length === 1 ? id.replace(NODE_SUFFIX, '') : id)
+  const cells = groupCells(results).map((c) => ({ ...c, id: rename(c.id) }))
   const format = FORMATS[results.format]
   return { dir, name: path.basename(path.resolve(dir)), env: results.env, format: results.format, cells: cells.filter((c) => !c.aa),
-    verdicts: verdictsOf(dir, cells, format) }
+    verdicts: verdictsOf(dir, cells, format), profiled: profiledCells(profile, rename) }
 }
 
 // The folder's verdicts: verdicts.json (capacity.json) where the report wrote one, else made the same way.
@@ -78,7 +82,8 @@ function envDifferences (a, b) {
  * @param {string} dirB
  * @returns {object} a, b, what (the headline verdicts' metric in words), figures (the columns compared), envDiffs,
  *   cells (id, kind, nServers, load, variant, figures with verdict),
- *   verdicts (label, a, b: each folder's verdict entry or null), onlyA, onlyB, margin, comparisons, confidence
+ *   verdicts (label, a, b: each folder's verdict entry or null), onlyA, onlyB, margin, comparisons, confidence,
+ *   why (report/compare/why.js whyCompare: null unless both folders have a profile)
  * @throws {CompareError} when a folder is not a sweep or capacity results folder, the two differ in that, or they share no cell
  */
 function compareFolders (dirA, dirB) {
@@ -109,7 +114,7 @@ function compareFolders (dirA, dirB) {
     b: b.verdicts.find((v) => v.metric === metric && v.label === label) ?? null
   }))
   return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
-    onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
+    why: whyCompare(a.profiled, b.profiled), onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
 }
 
 /**

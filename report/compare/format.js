@@ -2,9 +2,10 @@
 // The compare command's output: Markdown for stdout and one self-contained HTML page, both with
 // the environment differences first, then every shared cell's ratios B/A. Used by report/compare/compare.js.
 
-const { html } = require('../page/html-template')
+const { html } = require('../../lib/html-template')
 const { fixed, formatRatio } = require('../stats/verdicts')
 const { median } = require('../../lib/stats')
+const { whyMarkdown, whyHtml } = require('./why')
 
 // A figure's change, B against A (report/stats/intervals.js judge): faster or slower for throughput, lower
 // or higher for a latency; '' when it is not a clear change.
@@ -61,6 +62,7 @@ function compareMarkdown (result) {
     `| cell | ${heads.join(' | ')} |`, `|---|${heads.map(() => '---|').join('')}`,
     ...cells.map((c) => `| ${c.id} | ${num(median(c.figures[0].a))} | ${num(median(c.figures[0].b))} | ${c.figures.map(cell).join(' | ')} |`)]
   if (onlyA.length + onlyB.length > 0) lines.push('', `Only in A: ${onlyA.join(', ') || 'none'}. Only in B: ${onlyB.join(', ') || 'none'}.`)
+  lines.push(...whyMarkdown(result.why))
   return lines.filter((line, i, all) => !(line === '' && all[i - 1] === '')).join('\n') + '\n'
 }
 
@@ -90,7 +92,7 @@ ${verdicts.map((v) => html`<tr><td>${v.label}</td><td>${verdictText(v.a)}</td><t
 <table class="cells"><thead><tr><th>cell</th>${heads.map((h) => html`<th>${h}</th>`)}</tr></thead>
 <tbody>${cells.map(cellRow)}</tbody></table>
 ${onlyA.length + onlyB.length > 0 && html`<p class="note">Only in A: ${onlyA.join(', ') || 'none'}. Only in B: ${onlyB.join(', ') || 'none'}.</p>`}
-</body></html>`}\n`
+${whyHtml(result.why)}</body></html>`}\n`
 }
 
 module.exports = { compareMarkdown, compareHtml }

@@ -3,7 +3,7 @@
 // sentences with their intervals and links to the charts, what io_uring and the pool size changed,
 // and what the storage layer cost. Used by report/page/page.js.
 
-const { html } = require('./html-template')
+const { html } = require('../../lib/html-template')
 const { fixed, roundsNote } = require('../stats/verdicts')
 const { judge } = require('../stats/intervals')
 const { interpolateCrossing, settingEffects, delayLabel, groupName } = require('../stats/crossover')

@@ -4,7 +4,7 @@
 // model buys, what each costs in CPU, what the framework changes, how the A/A calibration came out
 // and what stayed undecided. Used by report/page/page.js, after the storage answer.
 
-const { html } = require('./html-template')
+const { html } = require('../../lib/html-template')
 const { roundsNote, verdictParts, groupBy, processes } = require('../stats/verdicts')
 const { calibration } = require('../stats/calibration')
 const { settingsLabel } = require('../stats/comparisons')

@@ -2,7 +2,7 @@
 // The process models side by side, as a section: throughput, shares and fairness per model, and each
 // model over cluster (report/stats/models.js compares them). Used by report/page/page.js.
 
-const { html } = require('./html-template')
+const { html } = require('../../lib/html-template')
 const { verdictOf } = require('../stats/verdicts')
 const { sharesByRank } = require('../stats/models')
 

@@ -3,7 +3,7 @@
 // Used by report/index.js; every string from the results folder goes through html``.
 
 const path = require('node:path')
-const { html, raw } = require('./html-template')
+const { html, raw } = require('../../lib/html-template')
 const { tableOfMedians, summaryTable } = require('./tables')
 const { firstScreen, matricesSection } = require('./sections')
 const { runSection } = require('./run-section')
@@ -15,6 +15,7 @@ const { answersSection } = require('./answers')
 const { versionsSection } = require('./versions-section')
 const { modelsSection } = require('./models-section')
 const { placementSection } = require('./placement-section')
+const { whySection } = require('./why-section')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -76,11 +77,11 @@ const aaCount = (rows) => rows.filter((r) => r.variant).length
 /**
  * Builds report.html.
  * @param {{ results: object, cells: object[], charts: { title: string, svg: string,
- *   section?: string }[], analysis?: object }} report cells without the A/A ones; analysis from
- *   report/index.js, for a sweep
+ *   section?: string }[], analysis?: object, flames?: string[] }} report cells without the A/A ones; analysis from
+ *   report/index.js, for a sweep; flames: the flame graphs written, relative to the folder
  * @returns {string} the page
  */
-function reportHtml ({ results, cells, charts, analysis }) {
+function reportHtml ({ results, cells, charts, analysis, flames = [] }) {
   const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
@@ -91,7 +92,7 @@ function reportHtml ({ results, cells, charts, analysis }) {
 ${hostsLead(env)} · Node ${env.serverNodes.join(', ')}</p></header>
 ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts, 'verdicts')[0])}
 ${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
-${analysis && answersSection(results, cells, analysis)}
+${analysis && answersSection(results, cells, analysis)}${analysis?.why && whySection(analysis.why, section(charts, 'why'), flames)}
 ${excludedRuns(results)}
 ${analysis && runSection(analysis.run, section(charts, 'run')[0], env.options?.maxInterference ?? MAX_INTERFERENCE)}
 <section><h2>How to read this</h2>${howToRead(results)}</section>

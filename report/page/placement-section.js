@@ -2,7 +2,7 @@
 // Where the processes ran, as answers and a section: HAProxy against node:cluster, split cores against
 // shared ones, and sync/async by round trip (report/stats/placement.js compares them). Used by report/page/page.js.
 
-const { html } = require('./html-template')
+const { html } = require('../../lib/html-template')
 const { formatRatio, verdictOf, fixed } = require('../stats/verdicts')
 
 const n0 = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'))

@@ -3,7 +3,7 @@
 // phase, with the share that was measurement; its rounds and why they stopped; what else used the
 // machine, pass by pass, and how many passes and rounds that disturbed. Used by report/page/page.js.
 
-const { html, raw } = require('./html-template')
+const { html, raw } = require('../../lib/html-template')
 const { fixed } = require('../stats/verdicts')
 
 const s1 = (ms) => fixed(ms / 1000, 1)

@@ -3,7 +3,7 @@
 // screen (the forest chart and the throughput verdicts with their CPU verdicts in one table), and
 // the sync/async and process-model matrices by nClients and process count. Used by report/page/page.js.
 
-const { html, raw } = require('./html-template')
+const { html, raw } = require('../../lib/html-template')
 const { formatRatio, verdictOf, roundsNote, pct } = require('../stats/verdicts')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 

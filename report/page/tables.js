@@ -3,7 +3,7 @@
 // Used by report/page/page.js.
 
 const { spread } = require('../data/cells')
-const { html } = require('./html-template')
+const { html } = require('../../lib/html-template')
 const { CLIENT_BOUND } = require('./sections')
 
 const OVERSUBSCRIBED = html` <span class="over" title="oversubscribed: more servers than cores">†</span>`

@@ -2,7 +2,7 @@
 // The scaling model's section (report/stats/usl-fit.js): the USL chart(s) and a table of λ, σ, κ, R² and the
 // predicted peak per cluster kind and nClients. Used by report/page/page.js.
 
-const { html, raw } = require('./html-template')
+const { html, raw } = require('../../lib/html-template')
 const { fixed } = require('../stats/verdicts')
 
 function formatPeak (fit, nMax, cores) {

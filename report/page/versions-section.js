@@ -2,7 +2,7 @@
 // The Node-versions comparison (report/stats/versions.js) as a report section and as versions.md,
 // a Markdown file to quote in docs. Both come from one list of tables, so they always agree.
 
-const { html } = require('./html-template')
+const { html } = require('../../lib/html-template')
 const { KINDS } = require('../../lib/kinds')
 const { overOldest, versionVerdict, pairsOf } = require('../stats/versions')
 

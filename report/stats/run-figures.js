@@ -17,14 +17,15 @@ function runFigures ({ env, roundLog, passes }) {
   if (!env.rounds || roundLog.length === 0) return null
   const wallMs = Date.parse(env.finishedAt) - Date.parse(env.startedAt)
   const { timing } = env.rounds
+  const profileMs = timing.profile ?? 0 // --profile's rounds (a folder from before them has none)
   const measuringMs = roundLog.reduce((a, r) => a + r.passes, 0)
   const verifyMs = roundLog.reduce((a, r) => a + r.verify, 0)
   const interference = passes.map((p) => p.interference).sort((a, b) => a - b)
   return {
     wallMs,
     phases: [['start the servers, create the files', timing.start], ['warm up', timing.warm], ['measure (the passes)', measuringMs],
-      ['take, verify and write each round', verifyMs], ['stop', timing.stop],
-      ['the rest (plan, environment, results folder)', Math.max(0, wallMs - timing.start - timing.warm - measuringMs - verifyMs - timing.stop)]],
+      ['take, verify and write each round', verifyMs], ...(profileMs > 0 ? [['profile (--profile\'s rounds)', profileMs]] : []), ['stop', timing.stop],
+      ['the rest (plan, environment, results folder)', Math.max(0, wallMs - timing.start - timing.warm - measuringMs - verifyMs - profileMs - timing.stop)]],
     measuringMs,
     keptMs: timing.measured,
     share: wallMs > 0 ? measuringMs / wallMs : 0,

@@ -1,13 +1,17 @@
 'use strict'
 // The I/O strategies the experiment compares: the same read and append, done with synchronous fs
 // calls (here) or with asynchronous ones (servers/lib/store-async.js: node's callback API or
-// fs.promises). All give the same results and errors; a failed append leaves nothing of its record.
+// fs.promises; servers/lib/store-handle.js: descriptors kept open). All give the same results and
+// errors; a failed append leaves nothing of its record.
 
 const fs = require('node:fs')
 const { resolveKeyPath } = require('./keys')
 const { fsyncProblem } = require('../../lib/kinds')
 const { READ_FLAGS, APPEND_FLAGS, classify, notAFile, writeFailure, sortPieces } = require('./store-shared')
 const { createCallbackStore, createPromiseStore } = require('./store-async')
+const { createHandleStore } = require('./store-handle')
+
+const ASYNC_STORES = { callback: createCallbackStore, promise: createPromiseStore, handle: createHandleStore }
 
 /**
  * The sync store: open, fstat, read or write (and fdatasync with fsync=each), close, each a
@@ -55,11 +59,11 @@ function createSyncStore ({ dataPath, sortSplitString, fsync = 'none' }, { share
 
 /**
  * The async store of config.asyncApi.
- * @param {{ dataPath: string, sortSplitString: string, asyncApi: 'callback'|'promise', fsync?: string }} config
+ * @param {{ dataPath: string, sortSplitString: string, asyncApi: 'callback'|'promise'|'handle', fsync?: string }} config
  * @param {{ shared?: boolean }} [how]
  */
 function createAsyncStore (config, how) {
-  return config.asyncApi === 'promise' ? createPromiseStore(config, how) : createCallbackStore(config, how)
+  return (ASYNC_STORES[config.asyncApi] ?? createCallbackStore)(config, how)
 }
 
-module.exports = { createSyncStore, createAsyncStore, createCallbackStore, createPromiseStore, sortPieces }
+module.exports = { createSyncStore, createAsyncStore, createCallbackStore, createPromiseStore, createHandleStore, sortPieces }

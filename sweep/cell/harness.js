@@ -15,6 +15,7 @@ const { serverEnv, usesDelayLayer } = require('../../lib/dimensions') // serverE
 const { remoteServer } = require('../hosts/hosts')
 const { openData } = require('../../client/data-host')
 const { processCpuUs } = require('../../lib/proc')
+const { profileEnv, profileSpool } = require('../../lib/profiler')
 
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
@@ -70,7 +71,8 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
     }
     const args = [`--config=${serverConfig}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
     opened.server = await startServer({
-      kind: cell.kind, args, env: { ...process.env, ...setEnv }, log, readyTimeout: options.readyTimeout, signal,
+      kind: cell.kind, args, env: { ...process.env, ...setEnv, ...(options.profile && profileEnv(profileSpool(dir), process.env)) }, log,
+      readyTimeout: options.readyTimeout, signal,
       execPath: cell.nodeBin, prefix: placement.serverPrefix, ...(elsewhere && elsewhere.start(setEnv, args))
     })
   } catch (err) {

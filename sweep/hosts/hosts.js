@@ -92,6 +92,9 @@ function planRemote (options, { cells, serverHostname, clientVersion }) {
   }
   const pinned = cells.find((c) => c.cpuset === 'split')
   if (pinned) throw new ConfigError(`--cpuset=${pinned.cpuset} pins cores of this machine; with ${flag} the processes run on others`)
+  if (serverHost && options.profile) {
+    throw new ConfigError(`--profile profiles servers on this machine; with --serverHost the server runs on ${serverHost.text}`)
+  }
   const delayed = serverHost && cells.find(usesDelayLayer)
   if (delayed) throw new ConfigError(`--ioDelay needs the storage layer on this machine; with --serverHost the server writes on ${serverHost.text}`)
   const few = clientHosts && cells.find((c) => c.nClients < clientHosts.length)

@@ -48,8 +48,10 @@ function deadline (promise, ms, what) {
  * @param {object} c a live cell (sweep/interleaved/live-cells.js)
  * @param {string|number} pass for messages: the pass, or 'warm-up'
  * @param {{ hosts: object|null, cellTimeout: number, telemetry?: boolean }} how
- * @returns {Promise<{ c: object, ops: number, failed: number, wallUs: number, wallsUs?: number[], cpuUs: object[], doc: object|null }>}
- *   wallsUs: each client process's own time
+ * @returns {Promise<{ c: object, pass: string|number, ops: number, failed: number, wallUs: number, wallsUs?: number[], cpuUs: object[],
+ *   doc: object|null, startNs?: bigint, endNs?: bigint, cpuNs?: number }>} wallsUs: each client process's own time; startNs,
+ *   endNs: the window on the monotonic clock (process.hrtime), between the telemetry's reset and its read; cpuNs: the
+ *   server's CPU in that window, when the cell has a cpuNow (sweep/interleaved/profiled.js)
  */
 async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const { cell, pool, client, size } = c
@@ -58,17 +60,21 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const from = c.done * size
   const reset = telemetry && client.serverStats !== false ? await resetServerStats(client, undefined, c.agent) : 'off'
   let w
+  const startNs = process.hrtime.bigint()
+  const cpuBefore = c.cpuNow?.() // a profiled round's: the CPU of the cell's processes, read from /proc
   try {
     w = await deadline(pool.window(c.key, cell.nClients, from, from + size), cellTimeout, `a window of ${cell.id} (${where})`)
   } catch (err) {
     c.done++
     c.failed = err.message
-    return { c, ops: size * cell.nClients, failed: size * cell.nClients, wallUs: 0, cpuUs: [], doc: null }
+    return { c, pass, ops: size * cell.nClients, failed: size * cell.nClients, wallUs: 0, cpuUs: [], doc: null }
   }
+  const endNs = process.hrtime.bigint()
+  const cpuNs = c.cpuNow && c.cpuNow() - cpuBefore
   const { stats: doc } = reset === null ? await readServerStats(client, undefined, c.agent) : { stats: null }
   c.done++
   if (w.failed > 0) c.failed = `${w.failed} of ${size * cell.nClients} requests failed in a window (${where})`
-  return { c, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), wallsUs: w.wallsUs, cpuUs: w.cpuUs, doc }
+  return { c, pass, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), wallsUs: w.wallsUs, cpuUs: w.cpuUs, doc, startNs, endNs, cpuNs }
 }
 
 /**
@@ -76,13 +82,15 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
  * @param {object[]} cells the live cells (sweep/interleaved/live-cells.js); their `kept` gets the kept windows
  * @param {{ options: { passes: number, maxInterference: number, cellTimeout: number }, random: () => number,
  *   hosts: object|null, signal: AbortSignal, deadline?: number, onPass?: (pass: object, windows: object[]) => void,
+ *   around?: { before(pass: number): Promise<void>, after(pass: number): Promise<void> },
  *   machine?: { sample(): object, between(a, b): object, quietMs: number } }} ctx deadline: when the budget ends
- *   (Date.now() ms); onPass: told each pass and its windows as it ends; machine: lib/interference.js unless a test scripts it
+ *   (Date.now() ms); onPass: told each pass and its windows as it ends; around: called before and after each pass's
+ *   windows (the profiled rounds switch the profilers); machine: lib/interference.js unless a test scripts it
  * @returns {Promise<{ passes: object[], windows: object[], clean: number, disturbed: boolean }>} every pass
  *   (kept or not, with its interference) and every window; disturbed: too few clean passes while cells were left
  * @throws the abort reason if interrupted
  */
-async function runPasses (cells, { options, random, hosts, signal, deadline = Infinity, onPass = () => {}, machine = MACHINE }) {
+async function runPasses (cells, { options, random, hosts, signal, deadline = Infinity, onPass = () => {}, around = null, machine = MACHINE }) {
   const { passes, maxInterference, cellTimeout } = options
   const log = { passes: [], windows: [], clean: 0 }
   let before = machine.sample()
@@ -91,10 +99,12 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     if (live.length === 0) break
     const startedAt = new Date().toISOString()
     const windows = []
+    await around?.before(pass)
     for (const c of shuffle(live, random)) {
       if (signal.aborted) throw signal.reason
       windows.push(await runWindow(c, pass, { hosts, cellTimeout }))
     }
+    await around?.after(pass)
     const after = machine.sample()
     const figures = machine.between(before, after)
     before = after
@@ -107,7 +117,7 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     const waited = performance.now()
     if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
     const record = { pass, startedAt, kept, ...figures, waitedMs: Math.round(performance.now() - waited) }
-    const rows = windows.map(({ c, doc, cpuUs, wallsUs, ...w }) => ({
+    const rows = windows.map(({ c, doc, cpuUs, wallsUs, startNs, endNs, cpuNs, ...w }) => ({
       pass, kept, cell: c.cell.id, ...w, clientCpuUs: sumCpu(cpuUs), serverCpuUs: doc?.totals.cpuUs ?? ''
     }))
     log.passes.push(record)

@@ -11,6 +11,7 @@ const path = require('node:path')
 const { openCells, warmCells, beginRound, closeCells } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses, MACHINE } = require('./passes')
+const { runProfiledRounds } = require('./profiled')
 const { sampleMachine } = require('../../lib/interference')
 const { createSummary, openLog } = require('../results/folder')
 const { mulberry32 } = require('../../lib/random')
@@ -64,7 +65,7 @@ async function runRounds ({ cells, options }, ctx, add) {
   }
   const started = performance.now()
   const seconds = () => (performance.now() - started) / 1000
-  const timing = { start: 0, warm: 0, rounds: 0, stop: 0, measured: 0 }
+  const timing = { start: 0, warm: 0, rounds: 0, profile: 0, stop: 0, measured: 0 }
   const lap = (() => { let last = performance.now(); return (name) => { const t = performance.now(); timing[name] += Math.round(t - last); last = t } })()
   const bar = progressBar(Math.round(options.budget), '{bar} {value}/{total} s of the budget | {last}', { last: 'starting the servers' })
   const say = (line) => (bar
@@ -139,6 +140,11 @@ async function runRounds ({ cells, options }, ctx, add) {
         result.stop = stop
         break
       }
+    }
+    if (options.profile && !ctx.signal.aborted) {
+      lap('rounds')
+      await runProfiledRounds(state, live, { dir: ctx.dir, firstRound: result.rounds + 1, say }, ctx)
+      lap('profile')
     }
   } catch (err) {
     if (!ctx.signal.aborted) throw err

@@ -135,6 +135,11 @@ function planCells (preset, argv, runKind) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
   }
+  const kept = preset.measure === 'capacity' && [...cells.values()].find((c) => c.asyncApi === 'handle')
+  if (kept) {
+    throw new ConfigError(`cell ${kept.id}: capacity empties the data files between probes on a running server, and --asyncApi=handle ` +
+      'keeps their descriptors open (its writes would go to the removed files): use callback or promise')
+  }
   const skipped = [...cannot].map(([what, why]) => `${what}: ${why}`)
   if (cells.size === 0) {
     throw new ConfigError(skipped.length > 0 ? `nothing to run: ${skipped.join('; ')}` : 'no cell to run: fsync=group needs an async kind')

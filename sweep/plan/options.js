@@ -42,7 +42,9 @@ const ROUND_OPTIONS = {
   window: int(1, 1000000),
   passes: int(1, 1000),
   warmOps: int(0),
-  restartEvery: int(0)
+  restartEvery: int(0),
+  profile: bool,
+  profileRounds: int(1, 100)
 }
 // The capacity command's own flags (sweep/capacity/).
 const RATES = 'a comma list of rates in requests per second (whole numbers above 0)'

@@ -10,7 +10,7 @@ const { execSync } = require('node:child_process')
 const { ROOT } = require('../../lib/config')
 
 const page = fs.readFileSync(path.join(ROOT, 'docs', 'ARCHITECTURE.md'), 'utf8')
-const SOURCE = ['lib', 'client', 'storage', 'network', 'balancer', 'servers', 'report', 'sweep']
+const SOURCE = ['lib', 'client', 'storage', 'network', 'balancer', 'profile', 'servers', 'report', 'sweep']
 const ROOMED = ['report', 'sweep'] // their sub-folders are rooms of their own
 
 // Every .js file under the source rooms, as a path from the root.

@@ -173,7 +173,7 @@ t.test('a bad ioDelay, ioDepth, asyncApi or uvUseIoUring exits 2 naming the fiel
     ['--ioDelay=slow', /^--ioDelay must be off or an integer number of µs/],
     ['--ioDepth=0', /^--ioDepth must be an integer from 1 to 4096, got "0"$/],
     ['--ioDepth=2.5', /^--ioDepth must be an integer from 1 to 4096, got "2.5"$/],
-    ['--asyncApi=threads', /^--asyncApi must be one of callback, promise, got "threads"$/],
+    ['--asyncApi=threads', /^--asyncApi must be one of callback, promise, handle, got "threads"$/],
     ['--uvUseIoUring=yes', /^--uvUseIoUring must be 0 or 1, got "yes"$/]
   ]) {
     t.throws(() => planSweep('sweep', [arg]), { constructor: ConfigError, message }, arg)

@@ -1,0 +1,82 @@
+'use strict'
+// One profiled round, cell by cell: its profiled windows' samples (perf's, or V8's alone) put into
+// categories and folded stacks (profile/attribute.js), beside what the telemetry measured in the same
+// windows (requests, server CPU, fs waits) and the throughput of profiled against unprofiled windows.
+
+const fs = require('node:fs')
+const { median } = require('../lib/stats')
+const { parsePerfScript } = require('./perf-script')
+const { cpuprofileSamples } = require('./cpuprofile')
+const { attributeSamples, fromCpuprofile } = require('./attribute')
+
+const WAITS = ['syncUs', 'syncCalls', 'poolBusyUs', 'poolQueuedUs', 'poolCalls']
+
+// Every serving process of a telemetry document: pid, role, and a label that names it in stacks and files.
+function processesOf (doc) {
+  const list = doc.processes.map((p) => ({ pid: p.pid, role: p.role }))
+  if (doc.balancer?.pid) list.push({ pid: doc.balancer.pid, role: 'balancer' })
+  return list
+}
+
+// Workers and backends are numbered within their cell, in the order first seen.
+function label (role, cell, known) {
+  if (role === 'worker' || role === 'backend') return `${role} ${[...known.values()].filter((p) => p.cell === cell && p.role === role).length + 1}`
+  return role === 'balancer' ? 'haproxy' : role
+}
+
+const opsPerSec = (windows) => {
+  const rates = windows.filter((w) => w.wallUs > 0).map((w) => w.ops / (w.wallUs / 1e6))
+  return rates.length > 0 ? Math.round(median(rates)) : null
+}
+
+/**
+ * The figures of one round's kept windows: the categories, requests, CPU and fs waits of the windows
+ * the attributing profiler sampled (perf's, or V8's when there is no perf), the throughput of those,
+ * of V8's (with perf) and of the unprofiled ones, and the V8 profiles written.
+ * @param {Array<{ cell: string, by: 'perf'|'v8'|null, startNs: bigint, endNs: bigint, cpuNs?: number, doc: object|null,
+ *   ops: number, wallUs: number }>} windows by: the profiler that sampled the window
+ * @param {{ perfText: string|null, known: Map<number, object> }} how perfText: the round's `perf script`, null for
+ *   V8's stacks alone; known: pid -> { pid, role, cell, label } of the processes seen so far (filled in here)
+ * @returns {Map<string, { requests: number, serverCpuUs: number, sampledUs: number, categories: object, waits: object,
+ *   opsPerSec: { profiled: number|null, unprofiled: number|null, v8?: number|null }, functions: Map, folded: Map,
+ *   profiles: Array<{ pid: number, file: string }>, pids: number[] }>}
+ */
+function roundFigures (windows, { perfText, known }) {
+  const mode = perfText !== null ? 'perf' : 'v8'
+  const profiled = windows.filter((w) => w.by === mode && w.doc)
+  for (const w of profiled) {
+    for (const p of processesOf(w.doc)) {
+      if (!known.has(p.pid)) known.set(p.pid, { ...p, cell: w.cell, label: label(p.role, w.cell, known) })
+    }
+  }
+  const cut = profiled.map((w) => ({ cell: w.cell, round: 0, startNs: Number(w.startNs), endNs: Number(w.endNs), pids: processesOf(w.doc).map((p) => p.pid) }))
+  const profiles = windows.filter((w) => w.by === 'v8' && w.doc)
+    .flatMap((w) => w.doc.processes.filter((p) => p.profile).map((p) => ({ cell: w.cell, pid: p.pid, file: p.profile })))
+  const samples = mode === 'perf'
+    ? parsePerfScript(perfText).map((s) => ({ ...s, weightNs: s.periodNs }))
+    : profiles.flatMap(({ pid, file }) => fromCpuprofile(cpuprofileSamples(JSON.parse(fs.readFileSync(file, 'utf8'))), pid))
+  const { cells } = attributeSamples(samples, { windows: cut, processes: known })
+  const figures = new Map()
+  for (const cell of new Set(windows.map((w) => w.cell))) {
+    const mine = profiled.filter((w) => w.cell === cell)
+    const by = (b) => opsPerSec(windows.filter((w) => w.cell === cell && w.by === b))
+    const got = cells.get(cell)?.get(0)
+    const waits = Object.fromEntries(WAITS.map((k) => [k, 0]))
+    for (const p of mine.flatMap((w) => w.doc.processes)) for (const k of WAITS) waits[k] += p.fsWaits?.[k] ?? 0
+    figures.set(cell, {
+      requests: mine.reduce((a, w) => a + w.doc.totals.requests, 0),
+      serverCpuUs: Math.round(mine.reduce((a, w) => a + (w.cpuNs ?? w.doc.totals.cpuUs * 1000), 0) / 1000),
+      sampledUs: got?.sampledUs ?? 0,
+      categories: got?.categories ?? {},
+      waits,
+      opsPerSec: { profiled: by(mode), unprofiled: by(null), ...(mode === 'perf' && { v8: by('v8') }) },
+      functions: got?.functions ?? new Map(),
+      folded: got?.folded ?? new Map(),
+      profiles: profiles.filter((p) => p.cell === cell),
+      pids: [...new Set(mine.flatMap((w) => processesOf(w.doc).map((p) => p.pid)))]
+    })
+  }
+  return figures
+}
+
+module.exports = { roundFigures }

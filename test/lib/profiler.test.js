@@ -1,0 +1,64 @@
+'use strict'
+// lib/profiler.js and lib/fs-waits.js: a window is profiled only while the folder holds `on`; the
+// profile lands there; fs calls are timed while watched and fs is whole again after.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { createProfiler, profileEnv, ON, PERF_FLAGS } = require('../../lib/profiler')
+const { watchFs } = require('../../lib/fs-waits')
+
+t.test('without BENCH_PROFILE_DIR there is no profiler', async (t) => {
+  t.equal(createProfiler({}), null)
+})
+
+t.test('profileEnv keeps the NODE_OPTIONS given and adds the flags that name JS in perf stacks', async (t) => {
+  const env = profileEnv('/x/profile/v8', { NODE_OPTIONS: '--max-old-space-size=100' })
+  t.equal(env.BENCH_PROFILE_DIR, '/x/profile/v8')
+  t.equal(env.NODE_OPTIONS, ['--max-old-space-size=100', ...PERF_FLAGS].join(' '))
+})
+
+t.test('a window is profiled only while the folder holds `on`, by V8 when it says so, and its profile is written there', async (t) => {
+  const dir = t.testdir()
+  const profiler = createProfiler({ BENCH_PROFILE_DIR: dir })
+  await profiler.start()
+  t.same(await profiler.stop(), {}, 'no `on`: nothing started, nothing written')
+  fs.writeFileSync(path.join(dir, ON), 'waits')
+  await profiler.start()
+  fs.readFileSync(__filename)
+  const waited = await profiler.stop()
+  t.same(Object.keys(waited), ['fsWaits'], '`waits` (a window perf samples): the fs waits alone')
+  t.equal(waited.fsWaits.syncCalls, 1)
+  fs.writeFileSync(path.join(dir, ON), 'v8')
+  await profiler.start()
+  const end = Date.now() + 30
+  while (Date.now() < end) fs.readFileSync(__filename)
+  const { profile, fsWaits } = await profiler.stop()
+  t.equal(path.dirname(profile), dir)
+  const doc = JSON.parse(fs.readFileSync(profile, 'utf8'))
+  t.ok(doc.samples.length > 5 && doc.nodes.length > 1, 'V8 samples')
+  t.ok(fsWaits.syncCalls > 10 && fsWaits.syncUs > 0, 'the sync reads were timed')
+  t.same(fs.readdirSync(dir).sort(), [ON, path.basename(profile)].sort(), 'no temporary file left')
+})
+
+t.test('watchFs times sync calls once (not their inner calls) and pool calls busy or queued, then puts fs back', async (t) => {
+  const dir = t.testdir({ a: 'x'.repeat(1000) })
+  const file = path.join(dir, 'a')
+  const before = [fs.readFileSync, fs.readFile, fs.promises.open]
+  const w = watchFs(2)
+  t.not(fs.readFileSync, before[0], 'wrapped while watching')
+  for (let k = 0; k < 5; k++) fs.readFileSync(file)
+  await Promise.all(Array.from({ length: 6 }, () => new Promise((resolve, reject) => fs.readFile(file, (err) => (err ? reject(err) : resolve())))))
+  const fh = await fs.promises.open(file)
+  await fh.readFile()
+  await fh.close()
+  const got = w.stop()
+  t.equal(got.syncCalls, 5, 'readFileSync counted once each (its inner readSync calls are not)')
+  t.equal(got.poolCalls, 9, '6 readFile, then open, readFile and close of a FileHandle')
+  t.ok(got.poolBusyUs > 0, 'busy time')
+  t.ok(got.poolQueuedUs > 0, 'six at once on a pool of 2: some waited')
+  t.same([fs.readFileSync, fs.readFile, fs.promises.open], before, 'fs is whole again')
+  const fh2 = await fs.promises.open(file)
+  t.equal(Object.getPrototypeOf(fh2).readFile.name, 'readFile', 'FileHandle is whole again')
+  await fh2.close()
+})
