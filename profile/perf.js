@@ -16,7 +16,7 @@ const FREQUENCY_HZ = 249 // its cost, measured by bench/profile-overhead.js: wit
 const ACK_TIMEOUT_MS = 5000
 const STOP_TIMEOUT_MS = 10000
 
-const perfPath = (env = process.env) => findOnPath('perf', `${env.PATH ?? ''}${path.delimiter}/usr/sbin:/usr/bin`)
+const perfPath = (env = process.env) => findOnPath('perf', `${env.PATH ?? ''}${path.delimiter}/usr/sbin:/sbin`)
 
 /**
  * Why perf cannot profile here, or null: it must be installed and record a cpu-clock sample with stacks.

@@ -21,6 +21,7 @@ function sides (e) {
   const [a, b] = e.cells
   if (e.aa) return ['A', 'B']
   if (e.kind === 'store') return [KINDS[a.kind].store, KINDS[b.kind].store]
+  if (e.kind === 'api') return [`async ${a.api}`, `async ${b.api}`]
   return [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
 }
 

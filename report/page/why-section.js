@@ -37,11 +37,13 @@ function comparisonSentence ({ names, total, categories }) {
 function costsTable (why, flames) {
   const shown = why.categories.filter((c) => why.cells.some((cell) => cell.categories[c.id]?.estimate > 0))
   const mark = (cell) => cell.adds === false && html` <span class="over" title="more than ${pct(ADDS_WITHIN)} apart">⚠</span>`
+  const noise = (cell) => Number.isFinite(cell.samplingError) &&
+    html` <span class="note" title="sampling alone moves the sampled total this much">±${pct(cell.samplingError)}</span>`
   return html`<div class="scroll"><table class="why-costs"><thead><tr><th>cell</th>
     ${shown.map((c) => html`<th title="${c.label}: ${c.what}">${c.id}</th>`)}<th>sampled</th><th>measured server CPU</th>
     <th>sampled / measured</th><th>flame graph</th></tr></thead><tbody>
     ${why.cells.map((cell) => html`<tr><td>${cell.id}</td>${shown.map((c) => td(cell.categories[c.id]))}${td(cell.sampled)}${td(cell.serverCpu)}
-      <td class="num">${cell.ratio === null ? '–' : cell.ratio.toFixed(2)}${mark(cell)}</td>
+      <td class="num">${cell.ratio === null ? '–' : cell.ratio.toFixed(2)}${noise(cell)}${mark(cell)}</td>
       <td>${flameLink(flames, `profile/${cell.id}.html`, 'flame graph')}</td></tr>`)}</tbody></table></div>`
 }
 
@@ -63,7 +65,11 @@ function functionsTable ({ names, functions }) {
 
 function comparisonPart (c, charts, flames) {
   const diff = `profile/diff-${c.a}-vs-${c.b}.html`
-  return html`<h3>${c.label}</h3><p>${comparisonSentence(c)}</p>
+  const [na, nb] = c.verdictRounds ?? [0, 0]
+  const sizes = Math.min(na, nb) > 0 && Math.max(na, nb) > 1.2 * Math.min(na, nb) &&
+    ` The two ran ${na} and ${nb} verdict rounds (a settled cell gets no more), so ${na > nb ? c.names[0] : c.names[1]}'s files had
+    grown larger when they were profiled: what a request costs by its file's size differs for that reason too.`
+  return html`<h3>${c.label}</h3><p>${comparisonSentence(c)}${sizes}</p>
     ${figure(charts.find((chart) => chart.pair === `${c.a}-vs-${c.b}`))}
     <p class="caption">The ${c.functions.length} functions whose own time per request changed most (µs per request)</p>
     ${functionsTable(c)}

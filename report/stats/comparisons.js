@@ -1,8 +1,8 @@
 'use strict'
 // The comparisons a results folder answers, each a ratio of two cells paired by round with its
 // interval and verdict (report/stats/intervals.js): sync vs async at each process model and count, each
-// multi-process model over one process of its store, each other model over cluster, and the A/A
-// pair, which calibrates. verdicts.json holds them; the report's sentences and compare read them.
+// multi-process model over one process of its store, each other model over cluster, each other async
+// fs API over the callback one (asyncApi), and the A/A pair, which calibrates. verdicts.json holds them; the report's sentences and compare read them.
 
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')
@@ -48,6 +48,8 @@ function pairsOf (cells) {
     if (store === 'sync') {
       for (const other of same.filter((c) => c.kind === kindOf('async', model) && c.nServers === cell.nServers)) pairs.push([cell, other, 'store'])
     }
+    const callback = cell.api && cell.api !== 'callback' && same.find((c) => c.kind === cell.kind && c.nServers === cell.nServers && c.api === 'callback')
+    if (callback) pairs.push([cell, callback, 'api'])
     if (!isMultiProcess(cell.kind)) continue
     const single = same.find((c) => c.kind === kindOf(store, 'single') && c.api === cell.api)
     if (single) pairs.push([cell, single, 'model'])
@@ -68,7 +70,7 @@ function pairsOf (cells) {
  * Every comparison of the folder's cells on every metric.
  * @param {object[]} cells from report/data/cells.js groupCells (A/A cells included)
  * @param {{ margin?: number, metrics?: string[] }} [how] metrics: a sweep's three unless given
- * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'aa'), metric, better, estimate, low,
+ * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'api', 'aa'), metric, better, estimate, low,
  *   high, n, confidence, margin, verdict, aa?, ratio, cells: [a, b] } in pair order, throughput first
  */
 function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) {
@@ -78,9 +80,11 @@ function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) 
   for (const { metric, better } of METRICS.filter((m) => metrics.includes(m.metric))) {
     for (const [a, b, kind] of pairsOf(cells)) {
       const ratio = pairedRatio(a, b, metric)
-      const api = apis.size > 1 && KINDS[b.kind].store === 'async' && a.api !== b.api && b.api ? `, async ${b.api}` : ''
+      const api = apis.size > 1 && kind !== 'api' && b.api ? `, async ${b.api}` : ''
       const where = [settingsLabel(a.variant), loads.size > 1 ? `${a.load} client processes` : ''].filter(Boolean).join(', ')
-      const label = kind === 'aa' ? `A/A: ${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}` : pairLabel(a, b) + api
+      const label = kind === 'aa'
+        ? `A/A: ${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}`
+        : kind === 'api' ? `async ${a.api} vs async ${b.api}, ${modelLabel(a.kind, a.nServers)}` : pairLabel(a, b) + api
       entries.push({
         a: a.id,
         b: b.id,

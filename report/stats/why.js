@@ -26,7 +26,7 @@ const interval = (values) => (values.length > 0 ? intervalOfMedian(values) : nul
  * @returns {object} { id, requests, rounds, categories: { id: interval }, sampled, serverCpu, ratio, adds, waits,
  *   overhead, functions: [{ name, category, perRequest }] }; each interval from intervalOfMedian, null without a round
  */
-function cellCosts (id, cell, categories) {
+function cellCosts (id, cell, categories, periodUs) {
   const rounds = counted(cell)
   const of = (value) => interval(rounds.map(value))
   const sampled = of((r) => sampledOf(r, categories))
@@ -46,6 +46,8 @@ function cellCosts (id, cell, categories) {
     serverCpu,
     ratio,
     adds: ratio === null ? null : Math.abs(ratio - 1) <= ADDS_WITHIN,
+    // How far sampling alone moves the sampled total: 1/√(samples), the samples being its time over the period.
+    samplingError: periodUs > 0 ? 1 / Math.sqrt(Math.max(1, rounds.reduce((a, r) => a + sampledOf(r, categories) * r.requests, 0) / periodUs)) : null,
     waits: Object.fromEntries(WAITS.map((w) => [w, of((r) => perRequest(r, r.waits?.[w]))])),
     overhead: slower('profiled'),
     v8Overhead: slower('v8'), // with perf, V8's profiler has passes of its own
@@ -103,7 +105,8 @@ function functionChanges (a, b) {
  */
 function whyAnalysis (profile, verdicts) {
   const { categories } = profile
-  const cells = Object.entries(profile.cells).map(([id, cell]) => cellCosts(id, cell, categories))
+  const periodUs = profile.mode === 'perf' ? 1e6 / profile.perfHz : profile.v8IntervalUs
+  const cells = Object.entries(profile.cells).map(([id, cell]) => cellCosts(id, cell, categories, periodUs))
   const byId = new Map(cells.map((c) => [c.id, c]))
   const overheads = cells.map((c) => c.overhead).filter((x) => x !== null)
   const v8Overheads = cells.map((c) => c.v8Overhead).filter((x) => x !== null)
@@ -117,6 +120,8 @@ function whyAnalysis (profile, verdicts) {
       names: sideNames(e),
       verdict: e.verdict,
       aa: Boolean(e.aa),
+      // The verdict rounds each cell ran: a cell settled early stopped appending, so its files are smaller.
+      verdictRounds: e.cells ? e.cells.map((cell) => cell.valid?.length ?? 0) : null,
       categories: diffs.filter((d) => Number.isFinite(d.estimate)),
       total: pairedDifference(a, b, (r) => sampledOf(r, categories)),
       serverCpu: pairedDifference(a, b, (r) => (Number.isFinite(r.serverCpuUs) ? r.serverCpuUs / r.requests : NaN)),

@@ -30,6 +30,7 @@ const profiler = (pass, perf, k) => (pass % 2 === 0 ? null : perf && (k > 0 || p
  * @param {object} live what runPasses takes (options, random, hosts, signal, deadline, machine)
  * @param {{ dir: string, firstRound: number, say: (line: string) => void }} how firstRound: the number of the first
  *   profiled round (after the verdict rounds, for the files of profile/cells/)
+ * @param {object} ctx the run's, as sweep/interleaved/round-rows.js endRound takes it (its files go to profile/cells/)
  * @returns {Promise<object|null>} profile.json's document, or null if interrupted
  */
 async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {

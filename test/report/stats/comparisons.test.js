@@ -35,3 +35,26 @@ t.test('a copy whose configuration has no cell of the same load and kind is comp
     cell('sync-cluster-s2-c2-B', 'sync-cluster', 2, 3000, 'B')]
   t.same(pairs(cells), [])
 })
+
+t.test('with two async fs APIs, the other one is compared with callback, and every label names its API', async (t) => {
+  const handle = (c) => ({ ...c, id: `${c.id}-api-handle`, api: 'handle' })
+  const cells = [cell('sync-s1-c2', 'sync', 1, 3000), cell('async-s1-c2', 'async', 1, 2000), handle(cell('async-s1-c2', 'async', 1, 2600)),
+    cell('async-cluster-s2-c2', 'async-cluster', 2, 2100), handle(cell('async-cluster-s2-c2', 'async-cluster', 2, 3000))]
+  const entries = comparisons(cells, { metrics: ['opsPerSec'] })
+  t.same(entries.map((e) => [e.a, e.b, e.kind, e.verdict]), [
+    ['sync-s1-c2', 'async-s1-c2', 'store', 'faster'],
+    ['sync-s1-c2', 'async-s1-c2-api-handle', 'store', 'faster'],
+    ['async-s1-c2-api-handle', 'async-s1-c2', 'api', 'faster'],
+    ['async-cluster-s2-c2', 'async-s1-c2', 'model', 'faster'],
+    ['async-cluster-s2-c2-api-handle', 'async-cluster-s2-c2', 'api', 'faster'],
+    ['async-cluster-s2-c2-api-handle', 'async-s1-c2-api-handle', 'model', 'faster']
+  ])
+  t.same(entries.map((e) => e.label), [
+    'sync vs async, 1 process, async callback',
+    'sync vs async, 1 process, async handle',
+    'async handle vs async callback, 1 process',
+    'async: cluster of 2 workers vs 1 process, async callback',
+    'async handle vs async callback, cluster of 2 workers',
+    'async: cluster of 2 workers vs 1 process, async handle'
+  ], 'no two labels alike')
+})
