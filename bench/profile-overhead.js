@@ -32,7 +32,7 @@ async function start (kind, dir) {
   fs.writeFileSync(path.join(data, KEY), VALUE.repeat(100)) // a file after 100 of the workload's appends
   const script = path.join(__dirname, '..', 'servers', `${kind}.js`)
   const env = { ...process.env, ...profileEnv(spool, process.env) }
-  const child = spawn(process.execPath, [script, `--dataPath=${data}`, '--serverPort=0'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [script, `--dataPath=${data}`, '--serverPort=0'], { env, cwd: spool, stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   for await (const chunk of child.stdout) {
     out += chunk

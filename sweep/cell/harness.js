@@ -70,9 +70,11 @@ async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, op
       log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
     }
     const args = [`--config=${serverConfig}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
+    // Under --profile the servers work in the profiles' folder: Node 26's perf map option also writes V8's log where it runs.
+    if (options.profile) fs.mkdirSync(profileSpool(dir), { recursive: true })
     opened.server = await startServer({
       kind: cell.kind, args, env: { ...process.env, ...setEnv, ...(options.profile && profileEnv(profileSpool(dir), process.env)) }, log,
-      readyTimeout: options.readyTimeout, signal,
+      readyTimeout: options.readyTimeout, signal, cwd: options.profile ? profileSpool(dir) : undefined,
       execPath: cell.nodeBin, prefix: placement.serverPrefix, ...(elsewhere && elsewhere.start(setEnv, args))
     })
   } catch (err) {

@@ -69,10 +69,10 @@ async function emptied (pgid, ms) {
  *   a command that execs node where it should run (`ip netns exec NS`, `taskset -c 0`), the pid stays
  * @returns {import('node:child_process').ChildProcess}
  */
-function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath, prefix = [] }) {
+function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath, prefix = [], cwd }) {
   // The child watches us through its stdin (lib/parent-watch.js): a SIGKILL of the sweep ends it too.
   const [command, ...first] = [...prefix, execPath]
-  const child = spawn(command, [...first, script, ...args], { detached: true, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
+  const child = spawn(command, [...first, script, ...args], { detached: true, cwd, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
   live.add(child)
   const node = execPath === process.execPath ? 'node' : execPath
   const line = `${[...prefix, node].join(' ')} ${path.relative(ROOT, script)} ${args.join(' ')}`

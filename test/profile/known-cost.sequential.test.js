@@ -21,7 +21,7 @@ const noPerf = perfProblem()
 
 async function startBurn (t, model, spool) {
   const child = spawn(process.execPath, ['--max-inlined-bytecode-size=0', path.join(__dirname, '..', 'fixtures', 'burn-server.js'), model, String(BURN_US)],
-    { env: { ...process.env, ...profileEnv(spool, process.env) }, stdio: ['ignore', 'pipe', 'inherit'] })
+    { env: { ...process.env, ...profileEnv(spool, process.env) }, cwd: spool, stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => child.kill())
   let out = ''
   for await (const chunk of child.stdout) {
@@ -87,6 +87,7 @@ for (const model of ['single', 'cluster']) {
     await load(port, 300) // warm-up, not profiled: no reset of the telemetry yet
     for (const withPerf of noPerf ? [false] : [false, true]) {
       const { doc, took, figures } = await profiledWindow(t, { port, spool, dir, withPerf })
+      t.teardown(() => { for (const p of doc.processes) fs.rmSync(`/tmp/perf-${p.pid}.map`, { force: true }) }) // node's JIT names for perf
       t.equal(doc.processes.filter((p) => p.profile).length, withPerf ? 0 : model === 'single' ? 1 : 3, 'a V8 profile of every process, or none')
       const [mode, truth, within] = withPerf ? ['perf', took.cpuUs, 0.15] : ['V8 stacks alone', took.wallUs, 0.25]
       const found = inclusiveUs(figures.folded, /^burnFixedCost /)
