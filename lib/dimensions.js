@@ -215,6 +215,8 @@ const ID = ['cell', 'repeat', 'order']
 // OLDEST_FORMAT to RESULTS_FORMAT. A folder without it is format 1 (the layout before the field); 2 is 1 with the field.
 const OLDEST_FORMAT = 1
 const RESULTS_FORMAT = 2
+// profile/profile.json's own layout (--profile: profile/record.js writes it, report/data/profile.js reads it).
+const PROFILE_FORMAT = 1
 const SUMMARY = {
   sweep: {
     columns: [...ID, ...HISTORIC, ...LATER, ...SWEEP_FIGURES, ...SWEEP_LATER],
@@ -272,6 +274,6 @@ function valueLabel (name, value) {
 
 module.exports = {
   DIMENSIONS, VALIDATORS, SUFFIXES, MOOT, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, DIMENSION_COLUMNS, LINE_DIMENSIONS,
-  CELL_KEYS, BALANCE, IO_DEPTH, RESULTS_FORMAT, OLDEST_FORMAT,
+  CELL_KEYS, BALANCE, IO_DEPTH, RESULTS_FORMAT, OLDEST_FORMAT, PROFILE_FORMAT,
   usesDelayLayer, delayOrder, firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel
 }

@@ -8,8 +8,8 @@ const path = require('node:path')
 const { CATEGORIES } = require('./categories')
 const { foldedText } = require('./attribute')
 const { mergeCpuprofiles } = require('./cpuprofile')
+const { PROFILE_FORMAT } = require('../lib/dimensions')
 
-const PROFILE_FORMAT = 1
 const TOP_FUNCTIONS = 60
 const round1 = (x) => Math.round(x * 10) / 10
 
@@ -85,4 +85,4 @@ function writeCpuprofiles (folder, id, profiles, processes) {
   return written.sort()
 }
 
-module.exports = { createProfileRecord, PROFILE_FORMAT }
+module.exports = { createProfileRecord }

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const { median } = require('../lib/stats')
 const { parsePerfScript } = require('./perf-script')
 const { cpuprofileSamples } = require('./cpuprofile')
-const { attributeSamples, fromCpuprofile } = require('./attribute')
+const { attributeSamples, fromPerfScript, fromCpuprofile } = require('./attribute')
 
 const WAITS = ['syncUs', 'syncCalls', 'poolBusyUs', 'poolQueuedUs', 'poolCalls']
 
@@ -53,7 +53,7 @@ function roundFigures (windows, { perfText, known }) {
   const profiles = windows.filter((w) => w.by === 'v8' && w.doc)
     .flatMap((w) => w.doc.processes.filter((p) => p.profile).map((p) => ({ cell: w.cell, pid: p.pid, file: p.profile })))
   const samples = mode === 'perf'
-    ? parsePerfScript(perfText).map((s) => ({ ...s, weightNs: s.periodNs }))
+    ? fromPerfScript(parsePerfScript(perfText))
     : profiles.flatMap(({ pid, file }) => fromCpuprofile(cpuprofileSamples(JSON.parse(fs.readFileSync(file, 'utf8'))), pid))
   const { cells } = attributeSamples(samples, { windows: cut, processes: known })
   const figures = new Map()

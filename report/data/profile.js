@@ -4,9 +4,8 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
+const { PROFILE_FORMAT } = require('../../lib/dimensions') // the newest profile.json layout this checkout reads
 
-/** The newest profile.json layout this checkout reads. */
-const PROFILE_FORMAT = 1
 const MODES = ['perf', 'v8']
 // Cell ids name files (profile/<cellId>.html): nothing that could leave the folder.
 const CELL_ID = /^[A-Za-z0-9][\w.-]*$/
@@ -66,4 +65,4 @@ function checkProfile (doc, file) {
   }
 }
 
-module.exports = { readProfile, PROFILE_FORMAT }
+module.exports = { readProfile }
