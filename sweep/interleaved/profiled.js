@@ -2,7 +2,8 @@
 // --profile: after the verdict rounds, --profileRounds more rounds on the same live cells, whose odd
 // passes are profiled and whose even passes are not: the same interleaving and windows, and the
 // profilers' own cost measured in the same rounds. Where perf works it samples the odd passes (every
-// CPU; the categories come from it) but pass 7 of the first profiled round, which is V8's profiler's
+// CPU; the categories come from it) but the last odd one of the first profiled round (pass 7 of quick's
+// 8), which is V8's profiler's
 // (JS stacks in every serving process, for the .cpuprofile files): V8's profiler slows the calls into
 // node's C++ while it runs, so it gets a pass of its own. Without perf V8 takes every odd pass. Every
 // profiled pass times the fs waits.
@@ -21,8 +22,13 @@ const { perfProblem, startPerf, perfScript, FREQUENCY_HZ } = require('../../prof
 const { roundFigures } = require('../../profile/round')
 const { createProfileRecord } = require('../../profile/record')
 
+// With perf, V8's pass: the last odd one of the first profiled round, if perf keeps an odd pass of its own.
+const v8PassOf = ({ passes, profileRounds }) => {
+  const last = passes % 2 === 1 ? passes : passes - 1
+  return last >= 3 || profileRounds > 1 ? last : null
+}
 /** Which profiler samples a pass of the k-th profiled round (from 0): 'perf', 'v8' or null (an unprofiled pass). */
-const profiler = (pass, perf, k) => (pass % 2 === 0 ? null : perf && (k > 0 || pass % 8 !== 7) ? 'perf' : 'v8')
+const profiler = (pass, perf, k, v8Pass) => (pass % 2 === 0 ? null : !perf || (k === 0 && pass === v8Pass) ? 'v8' : 'perf')
 
 /**
  * Runs the profiled rounds and writes profile/.
@@ -46,6 +52,7 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
   const servers = new Set() // every serving process profiled: their JIT names for perf are removed at the end
   fs.mkdirSync(profileSpool(dir), { recursive: true })
   const flag = path.join(profileSpool(dir), ON)
+  const v8Pass = v8PassOf(live.options)
   try {
     for (let k = 0; k < live.options.profileRounds && !live.signal.aborted; k++) {
       const round = firstRound + k
@@ -62,12 +69,12 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
       const perf = problem ? null : await startPerf({ file: data, logFd: log.fd })
       const around = {
         before: async (pass) => {
-          const by = profiler(pass, perf, k)
+          const by = profiler(pass, perf, k, v8Pass)
           if (by) fs.writeFileSync(flag, by === 'perf' ? 'waits' : 'v8')
           if (by === 'perf') await perf.enable()
         },
         after: async (pass) => {
-          if (profiler(pass, perf, k) === 'perf') await perf.disable()
+          if (profiler(pass, perf, k, v8Pass) === 'perf') await perf.disable()
           fs.rmSync(flag, { force: true })
         }
       }
@@ -80,7 +87,7 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
       }
       const rows = await endRound(state, { round, order: 0, disturbed: '' }, { ...ctx, dir: folder })
       const problems = new Map(rows.filter((r) => !r.valid).map((r) => [r.cell, r.reason]))
-      const windows = alive.flatMap((c) => c.kept.map((w) => ({ ...w, cell: c.cell.id, by: profiler(w.pass, perf, k) })))
+      const windows = alive.flatMap((c) => c.kept.map((w) => ({ ...w, cell: c.cell.id, by: profiler(w.pass, perf, k, v8Pass) })))
       const perfText = perf ? await perfScript(data) : null
       fs.rmSync(data, { force: true })
       record.addRound(round, roundFigures(windows, { perfText, known }), known, problems)

@@ -1,0 +1,64 @@
+'use strict'
+// sweep/interleaved/profiled.js end to end on small windows: quick --profile runs its verdict rounds, then
+// profiled rounds whose odd passes perf (or, without it, V8) samples and whose even ones it does not;
+// profile/ holds each cell's rounds, categories that add up to what was sampled, folded stacks and a V8
+// profile per serving process; the report explains; nothing of the profiled rounds is a summary row,
+// and nothing is left behind (the profiles' folder, perf's JIT maps).
+
+const fs = require('node:fs')
+const path = require('node:path')
+const t = require('tap')
+const { runSweep, resultsDir, readSummary, loggedPids } = require('../../fixtures/sweep-run')
+const { perfProblem } = require('../../../profile/perf')
+
+const SMALL = ['--kinds=sync,async', '--ioDelay=off', '--nClients=1', '--aa=off', '--passes=3', '--window=20', '--warmOps=20', '--seed=3',
+  '--rounds=1', '--maxRounds=1', '--maxInterference=1'] // no pass dropped for what else runs: the counts below are exact
+
+t.test('quick --profile writes profile/ from its profiled rounds and the report explains each comparison', async (t) => {
+  const root = t.testdir({ results: {}, data: {} })
+  const { code, stderr } = await runSweep(t, ['quick', '--profile', '--profileRounds=2', ...SMALL,
+    `--results=${path.join(root, 'results')}`, `--dataPath=${path.join(root, 'data')}`])
+  t.equal(code, 0, stderr)
+  const dir = resultsDir(path.join(root, 'results'))
+  t.same(readSummary(dir).map((r) => r.repeat), ['1', '1'], 'summary.csv: the verdict round alone')
+  const doc = JSON.parse(fs.readFileSync(path.join(dir, 'profile', 'profile.json'), 'utf8'))
+  const noPerf = perfProblem()
+  t.equal(doc.mode, noPerf ? 'v8' : 'perf')
+  t.equal(doc.note, noPerf ?? '')
+  const cells = ['sync-s1-c1-doff', 'async-s1-c1-doff']
+  t.same(Object.keys(doc.cells).sort(), [...cells].sort())
+  for (const id of cells) {
+    const cell = doc.cells[id]
+    t.same(cell.rounds.map((r) => r.round), [2, 3], `${id}: the profiled rounds, numbered after the verdict round`)
+    for (const r of cell.rounds) {
+      // Round 2 (the first profiled): perf's pass 1 and V8's pass 3; round 3: perf's passes 1 and 3 (without perf: V8's all).
+      const windows = noPerf || r.round === 3 ? 2 : 1
+      t.equal(r.requests, windows * 20, `${id} round ${r.round}: the requests of its ${windows} profiled windows`)
+      const sum = Object.values(r.categories).reduce((a, b) => a + b, 0)
+      t.ok(Math.abs(sum - r.sampledUs) <= 1 + 0.01 * r.sampledUs, `${id} round ${r.round}: the categories add up to the sampled time`)
+      t.ok(r.serverCpuUs > 0 && r.sampledUs > 0, 'measured and sampled')
+      t.ok(r.opsPerSec.profiled > 0 && r.opsPerSec.unprofiled > 0, 'the throughput of profiled and unprofiled windows')
+    }
+    const waits = cell.rounds[0].waits
+    t.ok(id.startsWith('sync') ? waits.syncCalls > 0 && waits.poolCalls === 0 : waits.poolCalls > 0 && waits.syncCalls === 0,
+      `${id}: its fs calls were timed where they wait`)
+    t.match(fs.readFileSync(path.join(dir, cell.folded), 'utf8'), /^single;main;/m, `${id}: folded stacks, by process and thread`)
+    t.same(cell.cpuprofiles, [`profile/${id}/single.cpuprofile`], `${id}: V8's profile of its one process`)
+    t.ok(JSON.parse(fs.readFileSync(path.join(dir, cell.cpuprofiles[0]), 'utf8')).samples.length > 0, 'with samples')
+    t.ok(fs.existsSync(path.join(dir, 'profile', `${id}.html`)), `${id}: its flame graph`)
+  }
+  t.ok(fs.existsSync(path.join(dir, 'profile', 'diff-sync-s1-c1-doff-vs-async-s1-c1-doff.html')), 'the comparison\'s differential flame graph')
+  t.match(fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), /<section id="why">[\s\S]*sync vs async, 1 process/, 'the report explains')
+  t.notOk(fs.existsSync(path.join(dir, 'profile', 'v8')), 'the processes\' profiles folder is gone')
+  const left = loggedPids(dir).filter((pid) => fs.existsSync(`/tmp/perf-${pid}.map`))
+  t.same(left, [], 'no JIT map of a server is left in /tmp')
+})
+
+t.test('--profile is for the interleaved commands, and profiles this machine only', async (t) => {
+  const run = await runSweep(t, ['run', 'sync', '--profile'])
+  t.equal(run.code, 2)
+  t.match(run.stderr, '--profile is for the interleaved commands (sweep, quick, versions)')
+  const remote = await runSweep(t, ['quick', '--profile', '--serverHost=127.0.0.1'])
+  t.equal(remote.code, 2)
+  t.match(remote.stderr, '--profile profiles servers on this machine; with --serverHost the server runs on 127.0.0.1')
+})
