@@ -48,7 +48,7 @@ async function startPerf ({ file, logFd, frequency = FREQUENCY_HZ }) {
   const made = spawnSync('mkfifo', [ctl, ack], { encoding: 'utf8' })
   if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr.trim()}`)
   const child = spawn(perfPath(), ['record', '-q', '-e', 'cpu-clock', '-F', String(frequency), '-g', '-k', 'CLOCK_MONOTONIC',
-    '-D', '-1', '--control', `fifo:${ctl},${ack}`, '-a', '-o', file], { stdio: ['ignore', 'ignore', logFd] })
+    '-D', '-1', '--control', `fifo:${ctl},${ack}`, '-a', '--mmap-pages=8M', '-o', file], { stdio: ['ignore', 'ignore', logFd] })
   const exited = once(child, 'exit')
   // Read-write opens of a fifo never wait for the other end: a perf that failed to start cannot hang us.
   const [toPerf, fromPerf] = await Promise.all([ctl, ack].map((f) => fs.promises.open(f, fs.constants.O_RDWR)))
