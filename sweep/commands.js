@@ -82,7 +82,7 @@ const COMMANDS = {
   setup: {
     name: 'setup',
     usage: 'setup [--check]',
-    line: 'install the system packages the optional parts need (FUSE and a compiler for storage latency, HAProxy, iproute2, Chromium, ' +
+    line: 'install the system packages the optional parts need (FUSE and a compiler for storage latency, HAProxy, iproute2, perf, Chromium, ' +
       'OpenSSH) with apt-get as root, then build the delay layer; --check: only say what is present and what is missing',
     about: `Packages (Debian's names): ${REQUIREMENTS.flatMap((need) => need.packages.map((p) => p.debian)).join(' ')}.\n` +
       'Only the missing ones are installed. Not root, or no apt-get: installs nothing and prints the command to run\n' +
