@@ -65,13 +65,21 @@ function threadsCpuNs (pid) {
   } catch {
     return 0
   }
-  let ns = 0
-  for (const tid of tasks) {
-    try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[0])
-    } catch {} // a thread that ended while we looked
-  }
-  return ns
+  return tasks.reduce((ns, tid) => ns + threadCpuNs(pid, tid), 0)
 }
 
-module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs }
+/**
+ * The CPU time of one thread so far, to the ns (its schedstat).
+ * @param {number} pid
+ * @param {number|string} tid
+ * @returns {number} ns; 0 for a thread that is gone
+ */
+function threadCpuNs (pid, tid) {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[0])
+  } catch {
+    return 0 // a thread that ended while we looked
+  }
+}
+
+module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs }

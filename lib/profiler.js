@@ -7,6 +7,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { watchFs } = require('./fs-waits')
+const { threadCpuNs } = require('./proc')
 
 const DIR_VAR = 'BENCH_PROFILE_DIR'
 const INTERVAL_VAR = 'BENCH_PROFILE_INTERVAL_US'
@@ -36,7 +37,8 @@ function profileEnv (dir, env) {
  * `on` (its text: `v8`, or `waits` for a window perf samples) before a profiled window's telemetry
  * reset and removes it after the window's read.
  * @param {object} [env]
- * @returns {{ start(): Promise<void>, stop(): Promise<{ profile?: string, fsWaits?: object }> }|null}
+ * @returns {{ start(): Promise<void>, stop(): Promise<{ profile?: string, mainCpuUs?: number, fsWaits?: object }> }|null} mainCpuUs:
+ *   the main thread's CPU while V8's profiler ran (its samples are scaled to it: profile/attribute.js)
  */
 function createProfiler (env = process.env) {
   const dir = env[DIR_VAR]
@@ -45,6 +47,7 @@ function createProfiler (env = process.env) {
   let session = null
   let waits = null
   let profiling = false
+  let mainCpuNs = 0 // the main thread's CPU when V8's profiler started: its samples weigh wall time, this says how much was CPU
   const post = (method, params) => new Promise((resolve, reject) => {
     session.post(method, params, (err, result) => (err ? reject(err) : resolve(result)))
   })
@@ -67,6 +70,7 @@ function createProfiler (env = process.env) {
       }
       await post('Profiler.start')
       profiling = true
+      mainCpuNs = threadCpuNs(process.pid, process.pid)
     },
     async stop () {
       if (!waits) return {}
@@ -74,11 +78,12 @@ function createProfiler (env = process.env) {
       waits = null
       if (!profiling) return { fsWaits }
       profiling = false
+      const mainCpuUs = Math.round((threadCpuNs(process.pid, process.pid) - mainCpuNs) / 1000)
       const { profile } = await post('Profiler.stop')
       const file = path.join(dir, `${process.pid}-${profile.startTime}.cpuprofile`)
       fs.writeFileSync(`${file}.tmp`, JSON.stringify(profile))
       fs.renameSync(`${file}.tmp`, file)
-      return { profile: file, fsWaits }
+      return { profile: file, mainCpuUs, fsWaits }
     }
   }
 }

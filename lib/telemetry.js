@@ -21,10 +21,11 @@ function createMonitor (role) {
   const profiler = createProfiler()
   const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS })
   delay.enable()
-  let since, elu, cpu, requests
+  let since, sinceNs, elu, cpu, requests
   const reset = () => {
     delay.reset()
     since = performance.now()
+    sinceNs = process.hrtime.bigint()
     elu = performance.eventLoopUtilization()
     cpu = process.cpuUsage()
     requests = 0
@@ -40,6 +41,9 @@ function createMonitor (role) {
       node: process.version,
       requests,
       windowMs: Math.round(performance.now() - since),
+      // The window on the monotonic clock (perf's -k CLOCK_MONOTONIC), for --profile's samples.
+      startNs: Number(sinceNs),
+      endNs: Number(process.hrtime.bigint()),
       utilization: performance.eventLoopUtilization(elu).utilization,
       cpuUs: { user, system },
       eventLoopDelayUs: {

@@ -15,15 +15,19 @@ function fromPerfScript (samples) {
 
 /**
  * V8 samples of one process (profile/cpuprofile.js) as normalised samples: µs to ns, tid = pid,
- * and (idle) samples dropped, as they are not CPU.
+ * and (idle) samples dropped, as they are not CPU. V8 weighs a sample by the wall time to the next,
+ * which counts the time the thread waited for a core; given the main thread's CPU over the profile
+ * (mainCpuUs, lib/profiler.js), the weights are scaled to add up to it.
  * @param {Array<{ timeUs: number, weightUs: number, frames: object[] }>} samples
  * @param {number} pid
+ * @param {number} [mainCpuUs]
  * @returns {Array<{ pid: number, tid: number, timeNs: number, weightNs: number, frames: object[] }>}
  */
-function fromCpuprofile (samples, pid) {
-  return samples
-    .filter((s) => !(s.frames.length === 1 && s.frames[0].name === '(idle)'))
-    .map((s) => ({ pid, tid: pid, timeNs: Math.round(s.timeUs * 1000), weightNs: s.weightUs * 1000, frames: s.frames }))
+function fromCpuprofile (samples, pid, mainCpuUs) {
+  const busy = samples.filter((s) => !(s.frames.length === 1 && s.frames[0].name === '(idle)'))
+  const wallUs = busy.reduce((a, s) => a + s.weightUs, 0)
+  const scale = mainCpuUs > 0 && wallUs > 0 ? mainCpuUs / wallUs : 1
+  return busy.map((s) => ({ pid, tid: pid, timeNs: Math.round(s.timeUs * 1000), weightNs: s.weightUs * 1000 * scale, frames: s.frames }))
 }
 
 function threadOf (sample) {

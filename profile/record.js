@@ -69,20 +69,21 @@ function createProfileRecord (head) {
   }
 }
 
-// One .cpuprofile per process of the cell, its windows merged; the window files removed.
+// One .cpuprofile per process of the cell, its windows merged (those of the processes of fresh servers
+// named alike too, as run --profile starts one per run); the window files removed.
 function writeCpuprofiles (folder, id, profiles, processes) {
-  const byPid = new Map()
-  for (const { pid, file } of profiles) byPid.set(pid, [...(byPid.get(pid) ?? []), file])
-  fs.mkdirSync(path.join(folder, id), { recursive: true })
-  const written = []
-  for (const [pid, files] of byPid) {
+  const byName = new Map()
+  for (const { pid, file } of profiles) {
     const name = `${(processes.get(pid)?.label ?? `pid ${pid}`).replace(/\s+/g, '-')}.cpuprofile`
+    byName.set(name, [...(byName.get(name) ?? []), file])
+  }
+  fs.mkdirSync(path.join(folder, id), { recursive: true })
+  for (const [name, files] of byName) {
     const merged = mergeCpuprofiles(files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8'))))
     fs.writeFileSync(path.join(folder, id, name), JSON.stringify(merged))
     for (const f of files) fs.rmSync(f, { force: true })
-    written.push(`profile/${id}/${name}`)
   }
-  return written.sort()
+  return [...byName.keys()].map((name) => `profile/${id}/${name}`).sort()
 }
 
 module.exports = { createProfileRecord }

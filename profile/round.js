@@ -11,17 +11,13 @@ const { attributeSamples, fromPerfScript, fromCpuprofile } = require('./attribut
 
 const WAITS = ['syncUs', 'syncCalls', 'poolBusyUs', 'poolQueuedUs', 'poolCalls']
 
-// Every serving process of a telemetry document: pid, role, and a label that names it in stacks and files.
+// Every serving process of a telemetry document: pid, role, and a label that names it in stacks and files,
+// workers and backends numbered in the document's order (so a fresh server's are named as the last one's).
 function processesOf (doc) {
   const list = doc.processes.map((p) => ({ pid: p.pid, role: p.role }))
   if (doc.balancer?.pid) list.push({ pid: doc.balancer.pid, role: 'balancer' })
-  return list
-}
-
-// Workers and backends are numbered within their cell, in the order first seen.
-function label (role, cell, known) {
-  if (role === 'worker' || role === 'backend') return `${role} ${[...known.values()].filter((p) => p.cell === cell && p.role === role).length + 1}`
-  return role === 'balancer' ? 'haproxy' : role
+  const count = { worker: 0, backend: 0 }
+  return list.map((p) => ({ ...p, label: p.role in count ? `${p.role} ${++count[p.role]}` : p.role === 'balancer' ? 'haproxy' : p.role }))
 }
 
 const opsPerSec = (windows) => {
@@ -44,17 +40,15 @@ const opsPerSec = (windows) => {
 function roundFigures (windows, { perfText, known }) {
   const mode = perfText !== null ? 'perf' : 'v8'
   const profiled = windows.filter((w) => w.by === mode && w.doc)
-  for (const w of profiled) {
-    for (const p of processesOf(w.doc)) {
-      if (!known.has(p.pid)) known.set(p.pid, { ...p, cell: w.cell, label: label(p.role, w.cell, known) })
-    }
+  for (const w of windows.filter((w) => w.by && w.doc)) {
+    for (const p of processesOf(w.doc)) if (!known.has(p.pid)) known.set(p.pid, { ...p, cell: w.cell })
   }
   const cut = profiled.map((w) => ({ cell: w.cell, round: 0, startNs: Number(w.startNs), endNs: Number(w.endNs), pids: processesOf(w.doc).map((p) => p.pid) }))
   const profiles = windows.filter((w) => w.by === 'v8' && w.doc)
-    .flatMap((w) => w.doc.processes.filter((p) => p.profile).map((p) => ({ cell: w.cell, pid: p.pid, file: p.profile })))
+    .flatMap((w) => w.doc.processes.filter((p) => p.profile).map((p) => ({ cell: w.cell, pid: p.pid, file: p.profile, mainCpuUs: p.mainCpuUs })))
   const samples = mode === 'perf'
     ? fromPerfScript(parsePerfScript(perfText))
-    : profiles.flatMap(({ pid, file }) => fromCpuprofile(cpuprofileSamples(JSON.parse(fs.readFileSync(file, 'utf8'))), pid))
+    : profiles.flatMap(({ pid, file, mainCpuUs }) => fromCpuprofile(cpuprofileSamples(JSON.parse(fs.readFileSync(file, 'utf8'))), pid, mainCpuUs))
   const { cells } = attributeSamples(samples, { windows: cut, processes: known })
   const figures = new Map()
   for (const cell of new Set(windows.map((w) => w.cell))) {

@@ -19,6 +19,7 @@ const { planCells } = require('./plan/grid')
 const { runPlan, runSequence, report } = require('./runner')
 const { runRounds } = require('./interleaved/rounds')
 const cell = require('./cell/cell')
+const { runProfiledRuns } = require('./cell/profiled')
 const capacity = require('./capacity/run')
 const peak = require('./peak/peak')
 const { parseNodeCommand, runNodeCommand } = require('./node-command')
@@ -52,18 +53,27 @@ const PRESETS = {
   capacity: { measure: 'capacity', lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: ['--warmup=1000', '--concurrency=16'],
     aa: () => null, slice: { ioDelay: ['off', 1000] },
     rounds: { rounds: 6, budget: 600, slo: parseSlo('p99:20ms'), precision: 0.05, startRate: 100, endRate: 20000, probe: 1, rates: [] } },
-  run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1 } }
+  run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1, profile: false, profileRounds: 5 } }
 }
 for (const [command, preset] of Object.entries(PRESETS)) preset.command = command
 
 const cellRunner = { columns: cell.COLUMNS, table: cell.TABLE, marks: cell.MARKS }
 const runsOf = (plan) => `${plan.runs.length} runs`
+// run's runs (on servers as without --profile), then its profiled runs under --profile.
+async function measureRuns (plan, ctx, add) {
+  await runSequence(plan.runs, cell.runClientCell, { ...ctx, options: { ...ctx.options, profile: false } }, add)
+  if (!plan.options.profile || ctx.signal.aborted) return null
+  await runProfiledRuns(plan.runs, ctx, (line) => process.stderr.write(`${plan.command}: ${line}\n`)).catch((err) => {
+    if (!ctx.signal.aborted) throw err
+  })
+  return null
+}
 // How each command's cells are measured, and the run in words.
 const RUNNERS = {
   rounds: { ...cellRunner, measure: runRounds, describe: (plan) => `${plan.cells.length} cells, interleaved` },
   capacity: { columns: capacity.COLUMNS, table: capacity.TABLE, measure: capacity.runCapacity,
     describe: (plan) => `${plan.cells.length} cells, each searched on a fresh server every round` },
-  sequence: { ...cellRunner, measure: (plan, ctx, add) => runSequence(plan.runs, cell.runClientCell, ctx, add), describe: runsOf },
+  sequence: { ...cellRunner, measure: measureRuns, describe: runsOf },
   peak: { columns: peak.COLUMNS, table: peak.TABLE, measure: (plan, ctx, add) => runSequence(plan.runs, peak.runPeakCell, ctx, add), describe: runsOf }
 }
 

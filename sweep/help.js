@@ -30,8 +30,9 @@ const OPTION_HELP = {
   window: 'operations of a cell per window (over its client processes; rounded up to a multiple of nClients)',
   passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',
   warmOps: 'operations each serving process gets before the first round (the JIT\'s warm-up), not measured',
-  profile: 'after the verdict rounds, --profileRounds rounds more whose odd passes are profiled: perf on every CPU where it works (every ' +
-    'thread of the servers and the kernel), V8 in every serving process; writes profile/ and the report\'s Why section (no verdict includes them)',
+  profile: 'after the verdict rounds, --profileRounds rounds more whose passes are profiled but 2, 6, 10 ...: perf on every CPU where it works (every ' +
+    'thread of the servers and the kernel), V8 in every serving process; writes profile/ and the report\'s Why section (no verdict includes them); ' +
+    'run: after its runs, each cell profiled and unprofiled on fresh servers in each such round',
   profileRounds: 'how many profiled rounds --profile adds',
   restartEvery: 'start every server afresh (and warm it up again) every N rounds: new processes and memory layouts; 0 = once for the whole run',
   slo: 'capacity: the latency target, PERCENTILE:LIMIT (p50, p90, p99, p999; us, ms or s), ' +
@@ -94,7 +95,7 @@ function optionDefaults (commands) {
     rounds: perCommand(commands, (c) => c === 'peak' ? PEAK_DEFAULTS.rounds : PRESETS[c].rounds.rounds),
     repeats: '–',
     ...Object.fromEntries(INTERLEAVED_KEYS.map((key) =>
-      [key, perCommand(commands.filter((c) => c !== 'run' && c !== 'peak' && PRESETS[c].rounds[key] !== undefined), (c) => PRESETS[c].rounds[key])])),
+      [key, perCommand(commands.filter((c) => c !== 'peak' && PRESETS[c].rounds[key] !== undefined), (c) => PRESETS[c].rounds[key])])),
     ...capacityDefaults(),
     seed: 'random, recorded in env.json',
     results: 'results/',

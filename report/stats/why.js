@@ -31,7 +31,10 @@ function cellCosts (id, cell, categories, periodUs) {
   const of = (value) => interval(rounds.map(value))
   const sampled = of((r) => sampledOf(r, categories))
   const serverCpu = interval(rounds.filter((r) => Number.isFinite(r.serverCpuUs)).map((r) => r.serverCpuUs / r.requests))
-  const ratio = sampled && serverCpu?.estimate > 0 ? sampled.estimate / serverCpu.estimate : null
+  // Sampled over measured, pooled over the rounds (their µs added up): every sample counts alike.
+  const measured = rounds.filter((r) => Number.isFinite(r.serverCpuUs))
+  const measuredUs = measured.reduce((a, r) => a + r.serverCpuUs, 0)
+  const ratio = measuredUs > 0 ? measured.reduce((a, r) => a + sampledOf(r, categories) * r.requests, 0) / measuredUs : null
   const slower = (key) => {
     const each = rounds.map((r) => r.opsPerSec).filter((o) => o?.unprofiled > 0 && Number.isFinite(o[key])).map((o) => 1 - o[key] / o.unprofiled)
     return each.length > 0 ? median(each) : null

@@ -20,8 +20,9 @@ const { profileEnv, profileSpool } = require('../../lib/profiler')
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
  * layer when the cell has an ioDelay), on its cores and host.
- * @param {{ cell: object, repeat?: number, generation?: number }} run without a repeat, the server serves
- *   many rounds: its files are named after the cell alone, or with -gN for its Nth generation from 2
+ * @param {{ cell: object, repeat?: number, generation?: number, name?: string, folder?: string }} run without a repeat, the
+ *   server serves many rounds: its files are named after the cell alone, or with -gN for its Nth generation from 2; name
+ *   and folder (of the results folder, default cells) name its files otherwise (run --profile's runs)
  * @param {{ dir: string, dataRoot: string, options: object, signal: AbortSignal, hosts?: object|null, remote?: object|null }} ctx
  *   hosts: the server's namespace (sweep/cell/placement.js openHosts), null or absent for this host; remote: the
  *   other hosts (sweep/hosts/hosts.js planRemote, with the run's data worker): with a server host, the data folder
@@ -31,9 +32,10 @@ const { profileEnv, profileSpool } = require('../../lib/profiler')
  *   did not start (server null); close() stops and removes everything, whatever happened
  * @throws the abort reason if interrupted, after stopping everything
  */
-async function openServer ({ cell, repeat, generation = 1 }, { dir, dataRoot, options, signal, hosts = null, remote = null }) {
-  const name = repeat !== undefined ? `${cell.id}-r${repeat}` : generation > 1 ? `${cell.id}-g${generation}` : cell.id
-  const files = { csv: `cells/${name}.csv`, json: `cells/${name}.json`, log: `cells/${name}.log` }
+async function openServer (run, { dir, dataRoot, options, signal, hosts = null, remote = null }) {
+  const { cell, repeat, generation = 1, folder = 'cells' } = run
+  const name = run.name ?? (repeat !== undefined ? `${cell.id}-r${repeat}` : generation > 1 ? `${cell.id}-g${generation}` : cell.id)
+  const files = { csv: `${folder}/${name}.csv`, json: `${folder}/${name}.json`, log: `${folder}/${name}.log` }
   const dataPath = path.join(dataRoot, name)
   const serverConfig = path.join(dataRoot, `${name}.json`)
   const elsewhere = remote?.server ? remoteServer(remote, cell) : null

@@ -54,13 +54,17 @@ function planSlice ({ slice }, lists, serverHost) {
   return { slice, notes: [] }
 }
 
+const PROFILE_KEYS = ['profile', 'profileRounds'] // run takes them too (sweep/cell/profiled.js)
 // Refuses the flags a command does not take: each measures its cells one way (preset.measure).
 function checkFlags ({ measure, rounds }, given) {
-  const stray = measure === 'sequence' && Object.keys(ROUND_OPTIONS).find((key) => given[key] !== undefined)
+  const stray = measure === 'sequence' && Object.keys(ROUND_OPTIONS).find((key) => !PROFILE_KEYS.includes(key) && given[key] !== undefined)
   if (stray) throw new ConfigError(`--${stray} is for the interleaved commands (sweep, quick, versions); run measures one cell once per --rounds`)
+  if (given.profileRounds !== undefined && !given.profile) {
+    throw new ConfigError('--profileRounds is how many profiled rounds --profile adds: give --profile too')
+  }
   const notCapacity = measure === 'capacity' && [...Object.keys(ROUND_OPTIONS), 'aa'].find((key) => key !== 'budget' && given[key] !== undefined)
   if (notCapacity) {
-    throw new ConfigError(`--${notCapacity} is for sweep, quick and versions; ` +
+    throw new ConfigError(`--${notCapacity} is for sweep, quick${PROFILE_KEYS.includes(notCapacity) ? ', versions and run' : ' and versions'}; ` +
       'capacity searches each cell with probes (--slo, --precision, --startRate, --endRate, --probe, --rates)')
   }
   const capacityFlag = measure !== 'capacity' && Object.keys(CAPACITY_OPTIONS).find((key) => given[key] !== undefined)

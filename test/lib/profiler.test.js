@@ -33,8 +33,9 @@ t.test('a window is profiled only while the folder holds `on`, by V8 when it say
   await profiler.start()
   const end = Date.now() + 30
   while (Date.now() < end) fs.readFileSync(__filename)
-  const { profile, fsWaits } = await profiler.stop()
+  const { profile, fsWaits, mainCpuUs } = await profiler.stop()
   t.equal(path.dirname(profile), dir)
+  t.ok(mainCpuUs > 1000 && mainCpuUs < 10e6, `the main thread's CPU while V8 sampled (${mainCpuUs} µs of a 30 ms busy loop)`)
   const doc = JSON.parse(fs.readFileSync(profile, 'utf8'))
   t.ok(doc.samples.length > 5 && doc.nodes.length > 1, 'V8 samples')
   t.ok(fsWaits.syncCalls > 10 && fsWaits.syncUs > 0, 'the sync reads were timed')

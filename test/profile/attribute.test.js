@@ -134,4 +134,10 @@ t.test('V8 samples become ns on the main thread, without (idle)', async (t) => {
   t.equal(cell.categories.gc, v8.filter((s) => s.frames[0].name === '(garbage collector)').reduce((a, s) => a + s.weightUs, 0))
   t.ok(cell.categories.app > 0)
   t.equal(cell.functions.get('sortFile file:///tmp/prof/servers/sort-file.js:3').category, 'app')
+  // Given the main thread's CPU over the profile, the wall-time weights are scaled to add up to it, shares kept.
+  const wallUs = samples.reduce((a, s) => a + s.weightNs, 0) / 1000
+  const scaled = fromCpuprofile(v8, 4242, wallUs / 2)
+  t.equal(Math.round(scaled.reduce((a, s) => a + s.weightNs, 0) / 1000), Math.round(wallUs / 2), 'the CPU, where the wall time was')
+  t.ok(scaled.every((s, k) => Math.abs(s.weightNs - samples[k].weightNs / 2) < 1e-6), 'every sample halved')
+  t.same(fromCpuprofile(v8, 4242, 0), samples, 'no CPU measured: the wall-time weights')
 })

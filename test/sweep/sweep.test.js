@@ -230,6 +230,7 @@ t.test('a bad flag exits 2 with one line naming the flag and value, and writes n
     [['quick', '--repeats=3'], /--repeats is now --rounds/],
     [['quick', '--budget=soon'], /--budget must be a duration above 0/],
     [['run', 'sync', '--passes=3'], /--passes is for the interleaved commands/],
+    [['run', 'sync', '--profileRounds=3'], /--profileRounds is how many profiled rounds --profile adds: give --profile too/],
     [['run'], /run needs a KIND/],
     [['fly'], /unknown command "fly"/]
   ]) {
