@@ -82,4 +82,26 @@ function threadCpuNs (pid, tid) {
   }
 }
 
-module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs }
+/**
+ * How many times the threads of a process have gone to sleep so far (their voluntary context
+ * switches): each such switch runs with interrupts off, where no sampling profiler can land.
+ * @param {number} pid
+ * @returns {number} 0 for a process that is gone
+ */
+function threadsSleeps (pid) {
+  let tasks
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return 0
+  }
+  let n = 0
+  for (const tid of tasks) {
+    try {
+      n += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/task/${tid}/status`, 'latin1'))?.[1] ?? 0)
+    } catch {} // a thread that ended while we looked
+  }
+  return n
+}
+
+module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps }

@@ -7,7 +7,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { watchFs } = require('./fs-waits')
-const { threadCpuNs } = require('./proc')
+const { threadCpuNs, threadsSleeps } = require('./proc')
 
 const DIR_VAR = 'BENCH_PROFILE_DIR'
 const INTERVAL_VAR = 'BENCH_PROFILE_INTERVAL_US'
@@ -45,36 +45,42 @@ function createProfiler (env = process.env) {
   if (!dir) return null
   const inspector = require('node:inspector')
   let session = null
+  let active = false // a window is watched
   let waits = null
   let profiling = false
   let mainCpuNs = 0 // the main thread's CPU when V8's profiler started: its samples weigh wall time, this says how much was CPU
+  let sleeps = 0 // this process's threads' sleeps when the window began
   const post = (method, params) => new Promise((resolve, reject) => {
     session.post(method, params, (err, result) => (err ? reject(err) : resolve(result)))
   })
   return {
     async start () {
-      if (waits) return
+      if (active) return
       let mode
       try {
         mode = fs.readFileSync(path.join(dir, ON), 'utf8')
       } catch {
         return // not a profiled window
       }
-      waits = watchFs()
-      if (mode !== 'v8') return
-      if (!session) {
-        session = new inspector.Session()
-        session.connect()
-        await post('Profiler.enable')
-        await post('Profiler.setSamplingInterval', { interval: Number(env[INTERVAL_VAR]) || V8_INTERVAL_US })
+      active = true
+      sleeps = threadsSleeps(process.pid)
+      if (mode === 'v8') {
+        if (!session) {
+          session = new inspector.Session()
+          session.connect()
+          await post('Profiler.enable')
+          await post('Profiler.setSamplingInterval', { interval: Number(env[INTERVAL_VAR]) || V8_INTERVAL_US })
+        }
+        await post('Profiler.start')
+        profiling = true
+        mainCpuNs = threadCpuNs(process.pid, process.pid)
       }
-      await post('Profiler.start')
-      profiling = true
-      mainCpuNs = threadCpuNs(process.pid, process.pid)
+      waits = watchFs() // last: the reads above are not the server's fs calls
     },
     async stop () {
-      if (!waits) return {}
-      const fsWaits = waits.stop()
+      if (!active) return {}
+      active = false
+      const fsWaits = { ...waits.stop(), sleeps: threadsSleeps(process.pid) - sleeps }
       waits = null
       if (!profiling) return { fsWaits }
       profiling = false

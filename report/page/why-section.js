@@ -7,6 +7,8 @@ const { differenceText, formatUs, ADDS_WITHIN } = require('../stats/why')
 
 const WAITS = [['syncUs', 'event loop blocked in sync fs calls'], ['poolBusyUs', 'async fs calls outstanding (busy)'],
   ['poolQueuedUs', 'async fs calls queued for a pool thread']]
+const SLEEPS = 'times a thread of the server went to sleep per request (voluntary context switches): each switch to sleep runs with ' +
+  'interrupts off, where no sampler lands, so a cell that sleeps often samples under what it measures'
 const pct = (x) => `${Number((Math.abs(x) * 100).toFixed(1))}%`
 const span = (i) => (i ? `[${formatUs(i.low)}–${formatUs(i.high)}], ${i.n} round${i.n === 1 ? '' : 's'}, ${pct(i.confidence)}` : '')
 const figure = (c) => c && html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`
@@ -41,9 +43,10 @@ function costsTable (why, flames) {
     html` <span class="note" title="sampling alone moves the sampled total this much">±${pct(cell.samplingError)}</span>`
   return html`<div class="scroll"><table class="why-costs"><thead><tr><th>cell</th>
     ${shown.map((c) => html`<th title="${c.label}: ${c.what}">${c.id}</th>`)}<th>sampled</th><th>measured server CPU</th>
-    <th>sampled / measured</th><th>flame graph</th></tr></thead><tbody>
+    <th>sampled / measured</th><th title="${SLEEPS}">sleeps</th><th>flame graph</th></tr></thead><tbody>
     ${why.cells.map((cell) => html`<tr><td>${cell.id}</td>${shown.map((c) => td(cell.categories[c.id]))}${td(cell.sampled)}${td(cell.serverCpu)}
       <td class="num">${cell.ratio === null ? '–' : cell.ratio.toFixed(2)}${noise(cell)}${mark(cell)}</td>
+      ${td(cell.sleeps)}
       <td>${flameLink(flames, `profile/${cell.id}.html`, 'flame graph')}</td></tr>`)}</tbody></table></div>`
 }
 
@@ -104,7 +107,9 @@ function whySection (why, charts, flames = []) {
     <p>${modeSentence(why)} Each figure is µs of server time per request in the profiled windows: the median of the
     rounds${coverage && `, its interval on hover (with ${coverage.n} rounds it covers ${pct(coverage.confidence)})`}.
     <em>Sampled</em> sums the categories; <em>measured</em> is the server processes' CPU time over the same windows;
-    <span class="over">⚠</span> marks a cell where the two differ by more than ${pct(ADDS_WITHIN)}.</p>
+    <span class="over">⚠</span> marks a cell where the two differ by more than ${pct(ADDS_WITHIN)} (their ratio is pooled over the rounds).
+    <em>Sleeps</em> counts the times per request a server thread went to sleep: each switch to sleep runs with interrupts
+    off, where no sample lands, so a cell that sleeps often samples under what it measures.</p>
     ${figure(charts.find((c) => c.file === 'why-costs.svg'))}
     ${costsTable(why, written)}
     <details><summary>What each category holds</summary><dl>

@@ -23,7 +23,7 @@ const interval = (values) => (values.length > 0 ? intervalOfMedian(values) : nul
  * @param {string} id the cell id
  * @param {object} cell profile.json's cells[id]
  * @param {{ id: string }[]} categories profile.json's categories, in their order
- * @returns {object} { id, requests, rounds, categories: { id: interval }, sampled, serverCpu, ratio, adds, waits,
+ * @returns {object} { id, requests, rounds, categories: { id: interval }, sampled, serverCpu, ratio, adds, waits, sleeps,
  *   overhead, functions: [{ name, category, perRequest }] }; each interval from intervalOfMedian, null without a round
  */
 function cellCosts (id, cell, categories, periodUs) {
@@ -52,6 +52,8 @@ function cellCosts (id, cell, categories, periodUs) {
     // How far sampling alone moves the sampled total: 1/√(samples), the samples being its time over the period.
     samplingError: periodUs > 0 ? 1 / Math.sqrt(Math.max(1, rounds.reduce((a, r) => a + sampledOf(r, categories) * r.requests, 0) / periodUs)) : null,
     waits: Object.fromEntries(WAITS.map((w) => [w, of((r) => perRequest(r, r.waits?.[w]))])),
+    // Its threads' sleeps per request: each switch to sleep runs with interrupts off, where no sample lands.
+    sleeps: rounds.some((r) => Number.isFinite(r.waits?.sleeps)) ? of((r) => perRequest(r, r.waits?.sleeps)) : null,
     overhead: slower('profiled'),
     v8Overhead: slower('v8'), // with perf, V8's profiler has passes of its own
     functions: (cell.requests > 0 ? cell.functions ?? [] : []).map((f) => ({ name: f.name, category: f.category, perRequest: f.us / cell.requests }))

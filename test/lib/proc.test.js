@@ -1,10 +1,10 @@
 'use strict'
-// lib/proc.js: the one reader of /proc/PID/stat (Linux).
+// lib/proc.js: the one reader of /proc/PID/stat and of the threads' schedstat and status (Linux).
 
 const t = require('tap')
 const { spawn } = require('node:child_process')
 const { once } = require('node:events')
-const { readStat, isAlive, processCpuUs } = require('../../lib/proc')
+const { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps } = require('../../lib/proc')
 
 t.test('this process: its parent, group, a running state and CPU time it has spent', async (t) => {
   const stat = readStat(process.pid)
@@ -37,4 +37,17 @@ t.test('a process that ended is not alive, first as a zombie, then gone', async 
   t.equal(readStat(999999999), null, 'no such process')
   t.notOk(isAlive(999999999))
   t.throws(() => processCpuUs(999999999), /no process 999999999/)
+})
+
+t.test('the threads\' CPU to the ns and their sleeps grow as this process works and sleeps; a gone process has none', async (t) => {
+  const [cpu, main, sleeps] = [threadsCpuNs(process.pid), threadCpuNs(process.pid, process.pid), threadsSleeps(process.pid)]
+  const start = process.cpuUsage()
+  const spent = () => process.cpuUsage(start).user + process.cpuUsage(start).system
+  while (spent() < 20000); // 20 ms of CPU, however busy the machine
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  const mainNow = threadCpuNs(process.pid, process.pid) // first: every thread's, read after, holds it
+  t.ok(mainNow - main >= 10e6, `the main thread's part of 20 ms of the process's CPU (${Math.round((mainNow - main) / 1e6)} ms)`)
+  t.ok(threadsCpuNs(process.pid) - cpu >= mainNow - main, 'every thread\'s: at least the main one\'s')
+  t.ok(threadsSleeps(process.pid) > sleeps, 'a sleep in epoll counted')
+  t.same([threadsCpuNs(2 ** 22 + 1), threadCpuNs(2 ** 22 + 1, 1), threadsSleeps(2 ** 22 + 1)], [0, 0, 0], 'no such process')
 })

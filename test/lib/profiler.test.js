@@ -26,9 +26,11 @@ t.test('a window is profiled only while the folder holds `on`, by V8 when it say
   fs.writeFileSync(path.join(dir, ON), 'waits')
   await profiler.start()
   fs.readFileSync(__filename)
+  await new Promise((resolve) => setTimeout(resolve, 20)) // the main thread sleeps in epoll
   const waited = await profiler.stop()
   t.same(Object.keys(waited), ['fsWaits'], '`waits` (a window perf samples): the fs waits alone')
-  t.equal(waited.fsWaits.syncCalls, 1)
+  t.equal(waited.fsWaits.syncCalls, 1, 'the window\'s own fs call, not the profiler\'s reads of /proc')
+  t.ok(waited.fsWaits.sleeps >= 1, `the threads' sleeps were counted (${waited.fsWaits.sleeps})`)
   fs.writeFileSync(path.join(dir, ON), 'v8')
   await profiler.start()
   const end = Date.now() + 30

@@ -48,6 +48,7 @@ t.test('waits per request and the profiler\'s overhead per cell and overall', as
   const [a, b] = why.cells
   t.same([a.waits.syncUs.estimate, a.waits.poolBusyUs.estimate], [25, 0], 'sync blocks the event loop 25 µs per request')
   t.same([b.waits.syncUs.estimate, b.waits.poolBusyUs.estimate, b.waits.poolQueuedUs.estimate], [0, 30, 5])
+  t.same([a.sleeps.estimate, b.sleeps.estimate], [2, 6], 'the threads\' sleeps per request')
   near(t, a.overhead, 0.04, 'the median of 5%, 3.3% and 4%')
   near(t, b.overhead, 0.07, 'the median of 10%, 5% and 7%')
   near(t, why.overhead, 0.055, 'the median over the cells')
