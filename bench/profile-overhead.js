@@ -4,7 +4,7 @@
 // profiler (in the server, its default interval), by neither with the fs calls timed (waits: what every
 // profiled window adds) or by nothing, in a shuffled order, repeated. Prints the median throughput of
 // each and the cost: 1 - sampled / unsampled.
-// node bench/profile-overhead.js [--seconds=2] [--repeats=6] [--hz=249 (--profile's)]
+// node bench/profile-overhead.js [--seconds=2] [--repeats=6] [--hz=277 (--profile's)]
 
 const fs = require('node:fs')
 const os = require('node:os')

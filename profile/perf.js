@@ -12,7 +12,9 @@ const os = require('node:os')
 const path = require('node:path')
 const { findOnPath } = require('../lib/find-on-path')
 
-const FREQUENCY_HZ = 249 // its cost, measured by bench/profile-overhead.js: within 5% of throughput (999 Hz: 9-10%)
+const FREQUENCY_HZ = 277 // its cost, measured by bench/profile-overhead.js: within 5% of throughput (999 Hz: 9-10%); its period (3.61 ms) is far from
+// a multiple of the kernel's 4 ms tick and of 1 ms timers: at 249 Hz it drifted 16 µs a sample against them, so it saw a workload
+// paced by such timers (1 ms storage) at one phase for a whole window and miscounted its CPU by up to a third
 const ACK_TIMEOUT_MS = 5000
 const STOP_TIMEOUT_MS = 10000
 
