@@ -52,21 +52,36 @@ function processCpuUs (pid) {
   return stat.cpuUs
 }
 
-/**
- * The CPU time of every thread of a process so far, to the ns (/proc/PID/task/TID/schedstat's first
- * field): precise enough for a window of milliseconds, where /proc/PID/stat counts 10 ms ticks.
- * @param {number} pid
- * @returns {number} ns; 0 for a process that is gone
- */
-function threadsCpuNs (pid) {
+// The sum over a process's threads of a number read from each one's /proc file (0 for a thread that
+// ended while we looked, or for a process that is gone).
+function overThreads (pid, file, read) {
   let tasks
   try {
     tasks = fs.readdirSync(`/proc/${pid}/task`)
   } catch {
     return 0
   }
-  return tasks.reduce((ns, tid) => ns + threadCpuNs(pid, tid), 0)
+  return tasks.reduce((sum, tid) => sum + threadFigure(pid, tid, file, read), 0)
 }
+
+function threadFigure (pid, tid, file, read) {
+  try {
+    return read(fs.readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'latin1'))
+  } catch {
+    return 0
+  }
+}
+
+const schedstatNs = (text) => Number(text.split(' ')[0])
+const voluntarySwitches = (text) => Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(text)?.[1] ?? 0)
+
+/**
+ * The CPU time of every thread of a process so far, to the ns (/proc/PID/task/TID/schedstat's first
+ * field): precise enough for a window of milliseconds, where /proc/PID/stat counts 10 ms ticks.
+ * @param {number} pid
+ * @returns {number} ns; 0 for a process that is gone
+ */
+const threadsCpuNs = (pid) => overThreads(pid, 'schedstat', schedstatNs)
 
 /**
  * The CPU time of one thread so far, to the ns (its schedstat).
@@ -74,13 +89,7 @@ function threadsCpuNs (pid) {
  * @param {number|string} tid
  * @returns {number} ns; 0 for a thread that is gone
  */
-function threadCpuNs (pid, tid) {
-  try {
-    return Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[0])
-  } catch {
-    return 0 // a thread that ended while we looked
-  }
-}
+const threadCpuNs = (pid, tid) => threadFigure(pid, tid, 'schedstat', schedstatNs)
 
 /**
  * How many times the threads of a process have gone to sleep so far (their voluntary context
@@ -88,20 +97,6 @@ function threadCpuNs (pid, tid) {
  * @param {number} pid
  * @returns {number} 0 for a process that is gone
  */
-function threadsSleeps (pid) {
-  let tasks
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`)
-  } catch {
-    return 0
-  }
-  let n = 0
-  for (const tid of tasks) {
-    try {
-      n += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/task/${tid}/status`, 'latin1'))?.[1] ?? 0)
-    } catch {} // a thread that ended while we looked
-  }
-  return n
-}
+const threadsSleeps = (pid) => overThreads(pid, 'status', voluntarySwitches)
 
 module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps }
