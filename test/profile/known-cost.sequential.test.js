@@ -80,7 +80,7 @@ for (const model of ['single', 'cluster']) {
     const spool = path.join(dir, 'v8')
     fs.mkdirSync(spool)
     const { port } = await startBurn(t, model, spool)
-    await load(port, 300) // warm-up, not profiled: no reset of the telemetry yet
+    await load(port, 1500) // warm-up, not profiled (no reset of the telemetry yet): every process's burnFixedCost optimized, named in perf's stacks
     for (const withPerf of noPerf ? [false] : [false, true]) {
       const { doc, tookUs, figures } = await profiledWindow(t, { port, spool, dir, withPerf })
       t.teardown(() => { for (const p of doc.processes) fs.rmSync(`/tmp/perf-${p.pid}.map`, { force: true }) }) // node's JIT names for perf
