@@ -16,12 +16,15 @@ const { resetServerStats, readServerStats } = require('../client/server-stats')
 const { perfProblem, startPerf, FREQUENCY_HZ } = require('../profile/perf')
 const { median } = require('../lib/stats')
 const { mulberry32, shuffle } = require('../lib/random')
+const { parseFlags } = require('./lib/util')
 
-const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback)
-const SECONDS = arg('seconds', 2)
-const REPEATS = arg('repeats', 6)
-const HZ = arg('hz', FREQUENCY_HZ)
 const KEY = 'file-0'
+const FLAGS = {
+  usage: 'node bench/profile-overhead.js [--seconds=N] [--repeats=N] [--hz=N]',
+  about: 'Drives a sync and an async server with autocannon in windows sampled by perf, by V8\'s profiler, by neither with\n' +
+    'the fs calls timed, or by nothing, shuffled; prints the median throughput of each and its cost.',
+  flags: { seconds: [2, 'seconds of each window'], repeats: [6, 'windows of each'], hz: [FREQUENCY_HZ, 'perf\'s sampling rate (--profile\'s)'] }
+}
 const { value: VALUE } = require('../config.json')
 
 async function start (kind, dir) {
@@ -42,12 +45,12 @@ async function start (kind, dir) {
   throw new Error(`${kind} did not start`)
 }
 
-async function window (server, by, perf) {
+async function window (server, by, perf, seconds) {
   const client = { serverHostname: '127.0.0.1', serverPort: server.port, timeout: 10000 }
   if (by) fs.writeFileSync(path.join(server.spool, ON), by === 'v8' ? 'v8' : 'waits') // perf's windows and 'waits' time the fs calls alone
   if (by === 'perf') await perf.enable()
   await resetServerStats(client)
-  const result = await autocannon({ url: `http://127.0.0.1:${server.port}/get?key=${KEY}`, connections: 4, duration: SECONDS })
+  const result = await autocannon({ url: `http://127.0.0.1:${server.port}/get?key=${KEY}`, connections: 4, duration: seconds })
   await readServerStats(client)
   if (by === 'perf') await perf.disable()
   fs.rmSync(path.join(server.spool, ON), { force: true })
@@ -57,6 +60,7 @@ async function window (server, by, perf) {
 }
 
 async function main () {
+  const { seconds: SECONDS, repeats: REPEATS, hz: HZ } = parseFlags(process.argv.slice(2), FLAGS)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'))
   const servers = [await start('sync', dir), await start('async', dir)]
   const noPerf = perfProblem()
@@ -65,11 +69,11 @@ async function main () {
   const random = mulberry32(1)
   const got = new Map()
   try {
-    for (const s of servers) await window(s, null, perf) // warm-up
+    for (const s of servers) await window(s, null, perf, SECONDS) // warm-up
     for (let r = 0; r < REPEATS; r++) {
       for (const [s, by] of shuffle(servers.flatMap((s) => modes.map((by) => [s, by])), random)) {
         const key = `${s.kind} ${by ?? 'none'}`
-        got.set(key, [...(got.get(key) ?? []), await window(s, by, perf)])
+        got.set(key, [...(got.get(key) ?? []), await window(s, by, perf, SECONDS)])
       }
     }
   } finally {
@@ -92,4 +96,4 @@ async function main () {
   }
 }
 
-if (require.main === module) main().catch((err) => { console.error(err); process.exit(1) })
+if (require.main === module) main().catch((err) => { process.stderr.write(`${err.message}\n`); process.exit(1) })

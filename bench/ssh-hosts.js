@@ -16,6 +16,7 @@ const { parse } = require('csv-parse/sync')
 const { startSshHosts, sshdProblem } = require('../test/fixtures/sshd')
 const { quickFigures } = require('./quick')
 const { median } = require('../report/stats/intervals')
+const { wantsHelp, entryHelp } = require('../lib/help')
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -69,6 +70,17 @@ async function main (flags) {
 
 if (require.main === module) {
   const split = process.argv.indexOf('--')
+  const own = split === -1 ? process.argv.slice(2) : process.argv.slice(2, split)
+  if (wantsHelp(own)) {
+    process.stdout.write(entryHelp({ usage: 'node bench/ssh-hosts.js [-- QUICK FLAGS]', config: false,
+      about: 'Runs quick with its server and client processes on network namespaces of this machine over ssh (root, sshd)\n' +
+        'and prints one JSON line: quick\'s figures, each client host\'s, and whether anything was left on the hosts.' }))
+    process.exit(0)
+  }
+  if (own.length > 0) {
+    process.stderr.write(`bench/ssh-hosts.js: bad argument ${own[0]}: quick's flags go after -- (--help says more)\n`)
+    process.exit(2)
+  }
   main(split === -1 ? [] : process.argv.slice(split + 1)).catch((err) => {
     process.stderr.write(`${err.message}\n`)
     process.exitCode = 1

@@ -35,6 +35,13 @@ const ENTRIES = [
   [['bench/memory.js'], ['small', 'large', 'connections']],
   [['bench/server.js'], ['seconds', 'rounds', 'connections']],
   [['bench/store.js'], ['ms']],
+  [['bench/fsync.js'], ['rounds', 'ms', 'inFlight']],
+  [['bench/profile-overhead.js'], ['seconds', 'repeats', 'hz']],
+  [['bench/ssh-hosts.js'], []],
+  [['bench/quick.js'], []],
+  [['bench/capacity-check.js'], []],
+  [['bench/slowloris.js'], []],
+  [['bench/warmup.js'], []],
   [['bench/minimal-server.js'], []],
   [['bench/minimal-express.js'], []]
 ]
