@@ -9,6 +9,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { WATCHED } = require('../lib/parent-watch')
+const { wantsHelp, entryHelp } = require('../lib/help')
 const { serverFigures, verdict } = require('./lib/soak-figures')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -122,6 +123,13 @@ async function soakKind (kind, opts) {
 }
 
 async function main () {
+  if (wantsHelp(process.argv.slice(2))) {
+    process.stdout.write(entryHelp({ usage: `node bench/soak.js [--minutes=${DEFAULTS.minutes}] [--seconds=N] [--rate=${DEFAULTS.rate}] ` +
+      `[--interval=${DEFAULTS.interval}] [--kinds=${KINDS.join(',')}] [--chart=FILE]`, config: false,
+    about: 'Drives every kind at once, each at a fixed open-loop rate, for minutes (or seconds); every interval s records each\n' +
+      'server\'s RSS, open descriptors and p99, and prints them with a verdict as JSON on stdout; --chart writes an SVG of them.' }))
+    return 0
+  }
   const opts = parseArgs(process.argv.slice(2))
   process.stderr.write(`soak: ${opts.kinds.join(', ')} at once, ${opts.rate} ops/s each, ${opts.totalSeconds} s, a sample every ${opts.interval} s\n`)
   const t0 = Date.now()

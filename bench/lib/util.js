@@ -17,8 +17,8 @@ const ROOT = path.resolve(__dirname, '..', '..')
 const READY = new RegExp(READY_LINE.source, 'm') // a server's ready line, on any line of its output
 
 /**
- * --name=N flags over integer defaults; anything else is an error. --help prints the usage and
- * every flag with its default and meaning (from the same table), and ends the process with 0.
+ * --name=N flags over integer defaults. --help prints the usage and every flag with its default and
+ * meaning (from the same table), and ends the process with 0; anything else ends it with 2 and one line.
  * @param {string[]} argv
  * @param {{ usage: string, about: string, flags: Object<string, [number, string]> }} spec
  *   usage: the command line after `Usage: `; flags: each flag's default and meaning
@@ -35,13 +35,16 @@ function parseFlags (argv, { usage, about, flags }) {
   const opts = { ...defaults }
   for (const arg of argv) {
     const m = /^--(\w+)=(.*)$/.exec(arg)
-    const bad = (why) => new Error(`bad argument ${arg}: ${why}; flags: ${Object.keys(flags).map((k) => `--${k}=N`).join(' ')} (--help says more)`)
-    if (!m || !Object.hasOwn(flags, m[1])) throw bad('is not a flag here')
+    const bad = (why) => {
+      process.stderr.write(`bad argument ${arg}: ${why}; flags: ${Object.keys(flags).map((k) => `--${k}=N`).join(' ')} (--help says more)\n`)
+      process.exit(2)
+    }
+    if (!m || !Object.hasOwn(flags, m[1])) bad('is not a flag here')
     try {
       opts[m[1]] = validators[m[1]](m[2])
     } catch (why) {
       if (!(why instanceof ValueError)) throw why
-      throw bad(why.message)
+      bad(why.message)
     }
   }
   return opts
