@@ -16,7 +16,7 @@ const { roundFigures } = require('../../profile/round')
 const { inclusiveUs } = require('../../profile/attribute')
 
 const BURN_US = 300
-const REQUESTS = 3000
+const REQUESTS = 6000
 const noPerf = perfProblem()
 
 async function startBurn (t, model, spool) {
