@@ -73,6 +73,7 @@ const SCHEMA = {
   framework: oneOf('express', 'http'),
   fsync: oneOf('none', 'each', 'group'),
   nFiles: int(1, 100000),
+  fileBytes: int(0, 64 * 1024 * 1024),
   nOperations: int(1),
   nServers: rule('an integer from 1 to 256, or auto', (v) => (v === 'auto' ? os.availableParallelism() : int(1, 256)(v))),
   nClients: int(1, 256),

@@ -24,6 +24,7 @@ function delayOrder (a, b) {
 }
 const MAX_RTT_MS = 1000
 const BALANCE = ['roundrobin', 'leastconn']
+const STORAGE = ['cache', 'cold', 'delay']
 
 /**
  * Each dimension, in the order of the cross product (and of a cell id's suffixes):
@@ -96,6 +97,7 @@ const DIMENSIONS = {
     help: 'storage latency in µs before every read and write: off = a plain folder, a number = the FUSE delay layer (storage/)',
     first: () => 'off',
     suffix: 'd',
+    moot: (cell) => cell.storage === 'cold', // the real disk, no layer
     text: true,
     variant: true
   },
@@ -106,6 +108,31 @@ const DIMENSIONS = {
     suffix: 'qd',
     moot: (cell) => !usesDelayLayer(cell),
     variant: true
+  },
+  // Where the data set is read from: cache (a plain folder, kept in the page cache), cold (the real device: the server in a
+  // memory cgroup whose limit keeps its cache below the data set, emptied before each round: sweep/cell/cache-state.js),
+  // delay (the FUSE layer at --ioDelay). Not given, it follows --ioDelay: cache for off, delay for a number.
+  storage: {
+    validate: oneOf(...STORAGE),
+    help: 'where reads come from: cache (the page cache keeps the files), cold (the real disk: the server in a memory cgroup ' +
+      'that keeps its cache below the data set, emptied before each round; root, fio and vmtouch), delay (the FUSE layer at --ioDelay)',
+    first: () => [],
+    shown: () => 'cache at --ioDelay=off, delay at a number of µs',
+    suffix: 'st-',
+    row: (cell) => cell.storage || (usesDelayLayer(cell) ? 'delay' : 'cache'),
+    text: true,
+    variant: true,
+    label: (v) => ({ cache: 'page cache', cold: 'real disk, cold', delay: 'delay layer' })[v] ?? v
+  },
+  cacheShare: {
+    validate: int(0, 100),
+    help: '--storage=cold: the share of the data set (%) the server\'s memory cgroup leaves room for in its page cache',
+    first: () => 0,
+    suffix: 'cs',
+    moot: (cell) => cell.storage !== 'cold',
+    row: (cell) => cell.cacheShare ?? '',
+    variant: true,
+    label: (v) => `${v}% cached`
   },
   asyncApi: {
     validate: SCHEMA.asyncApi,
@@ -208,7 +235,7 @@ const SWEEP_FIGURES = ['oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPe
 const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness', 'clientCpuPerReqUs',
   'serverCpuPerReqUs', 'clientBound', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'v8', 'uv', 'balancerRequests',
   'balancerFairness', 'balancerCpuPerReqUs', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'rttMeasuredUs', 'serverHost', 'clientHosts',
-  'shardOverlap']
+  'shardOverlap', 'residencyBefore', 'residencyAfter', 'deviceBytesPerGet', 'cacheLimitBytes']
 const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
 const ID = ['cell', 'repeat', 'order']
 // The results folder's layout, env.json's `format`: sweep/results/env.js writes RESULTS_FORMAT, report/data/read.js reads

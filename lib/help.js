@@ -19,6 +19,7 @@ const CONFIG_HELP = {
   fsync: 'durability of a PUT: none (acknowledged once in the page cache), each (fdatasync before the answer), ' +
     'group (one fdatasync for the PUTs that arrived meanwhile; async kinds only)',
   nFiles: 'data files the client uses',
+  fileBytes: 'bytes each data file holds before the server starts, written by run_benchmark.sh (--storage=cold sets 16384); 0 = the client creates them empty',
   nOperations: 'measured operations in all, over every client process',
   nServers: 'workers of a cluster kind; auto = the CPU count',
   nClients: 'client processes',

@@ -8,15 +8,17 @@ const fileKey = (n) => `file-${n}`
  * Operation i (0-based) of client process p (1-based). Operations 0, r+1, 2(r+1), ... are PUTs
  * (r = readsPerWrite; "inf" means no PUTs, 0 means only PUTs), the r in between GETs. PUTs and GETs
  * each walk the files round-robin on their own, starting at file (p-1) % nFiles, so every file
- * gets both reads and writes whatever r and nFiles are.
+ * gets both reads and writes whatever r and nFiles are. The processes start spread evenly over the files
+ * (file (p-1) when there are fewer files than processes), so that no process reads a file one step after
+ * another did: from a cold page cache (--storage=cold) the second read would be a hit.
  * @param {number} i operation index within the process
- * @param {{ readsPerWrite: number|'inf', nFiles: number }} config
+ * @param {{ readsPerWrite: number|'inf', nFiles: number, nClients: number }} config
  * @param {number} processIndex 1..nClients
  * @returns {{ type: 'GET'|'PUT', key: string }}
  */
 function operationAt (i, config, processIndex) {
-  const { readsPerWrite, nFiles } = config
-  const start = processIndex - 1
+  const { readsPerWrite, nFiles, nClients } = config
+  const start = nFiles >= nClients ? Math.floor((processIndex - 1) * nFiles / nClients) : (processIndex - 1) % nFiles
   if (readsPerWrite === 'inf') return { type: 'GET', key: fileKey((start + i) % nFiles) }
   const putsSoFar = Math.floor(i / (readsPerWrite + 1)) + 1 // PUTs among operations 0..i
   if (i % (readsPerWrite + 1) === 0) return { type: 'PUT', key: fileKey((start + putsSoFar - 1) % nFiles) }
@@ -34,12 +36,12 @@ function operationCount (config, processIndex) {
 
 /**
  * Files process p creates at the start of warm-up: file f when f % nClients === p-1. None when
- * warmup is 0 (warm-up off).
+ * warmup is 0 (warm-up off), or when the files were written before the run (fileBytes > 0).
  * @returns {number}
  */
 function creationCount (config, processIndex) {
   const { warmup, nFiles, nClients } = config
-  if (warmup === 0 || processIndex > nFiles) return 0
+  if (warmup === 0 || config.fileBytes > 0 || processIndex > nFiles) return 0
   return Math.ceil((nFiles - (processIndex - 1)) / nClients)
 }
 

@@ -22,6 +22,8 @@ const { compareVersions } = require('./stats/versions')
 const { compareModels } = require('./stats/models')
 const { comparePlacement } = require('./stats/placement')
 const { versionsMarkdown } = require('./page/versions-section')
+const { storageMarkdown } = require('./page/storage-section')
+const { realStorage } = require('./stats/real-storage')
 const { readProfile } = require('./data/profile')
 const { whyAnalysis } = require('./stats/why')
 const { whyCharts } = require('./charts/why')
@@ -33,7 +35,8 @@ const { wantsHelp, entryHelp } = require('../lib/help')
  * @param {string} dir the results folder, holding env.json and summary.csv
  * @returns {string[]} the files written: dir/charts/*.svg, dir/hgrm/*.hgrm (a sweep's latency
  *   spectra, each cell's valid repeats merged), dir/profile/*.html (a profiled sweep's flame graphs), dir/cells.csv,
- *   dir/verdicts.json (a sweep's), dir/versions.md (when the folder has several Node versions), then dir/report.html
+ *   dir/verdicts.json (a sweep's), dir/versions.md (when the folder has several Node versions), dir/storage.md (when it checked
+ *   the delay layer against the real disk or varied --cacheShare), then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv, a cell's JSON or profile/profile.json is malformed
  */
 function renderReport (dir) {
@@ -64,9 +67,11 @@ function renderReport (dir) {
   }
   const md = analysis?.versions && path.join(dir, 'versions.md')
   if (md) fs.writeFileSync(md, versionsMarkdown(results, analysis.versions))
+  const storageMd = (analysis?.storage?.check.length > 0 || analysis?.storage?.regime.length > 0) && path.join(dir, 'storage.md')
+  if (storageMd) fs.writeFileSync(storageMd, storageMarkdown(analysis.storage, results.env))
   const page = path.join(dir, 'report.html')
   fs.writeFileSync(page, reportHtml({ results, cells, charts, analysis, flames }))
-  return [...files, csv, ...(md ? [md] : []), page]
+  return [...files, csv, ...(md ? [md] : []), ...(storageMd ? [storageMd] : []), page]
 }
 
 // A sweep folder's comparisons and findings; why: what its profile says, when a run with --profile left one.
@@ -76,7 +81,7 @@ function analyse (results, all, cells, profile) {
   const run = runFigures(results)
   return { verdicts, margin, calibration: calibration(verdicts), run, runNote: runNote(run), fits: fitScaling(cells),
     crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells),
-    why: profile && whyAnalysis(profile, verdicts) }
+    why: profile && whyAnalysis(profile, verdicts), storage: realStorage(results.env, cells, verdicts) }
 }
 
 // Each profiled cell's flame graph and each profiled comparison's differential one, per request, beside the folded

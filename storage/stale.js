@@ -10,11 +10,11 @@ const { readStat, isAlive } = require('../lib/proc')
 // /proc/mounts escapes space, tab, newline and backslash as \ooo.
 const unescape = (field) => field.replace(/\\([0-7]{3})/g, (_, oct) => String.fromCharCode(parseInt(oct, 8)))
 
-/** Every mount in /proc/mounts as { source, mountpoint, type }. */
+/** Every mount in /proc/mounts as { source, mountpoint, type, options }. */
 function readMounts () {
   return fs.readFileSync('/proc/mounts', 'utf8').split('\n').filter(Boolean).map((line) => {
-    const [source, mountpoint, type] = line.split(' ').map(unescape)
-    return { source, mountpoint, type }
+    const [source, mountpoint, type, options] = line.split(' ').map(unescape)
+    return { source, mountpoint, type, options }
   })
 }
 

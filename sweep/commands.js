@@ -25,6 +25,12 @@ const peak = require('./peak/peak')
 const { parseNodeCommand, runNodeCommand } = require('./node-command')
 const { parseHostsCommand, runHostsCommand } = require('./hosts/hosts')
 const { parseSetupCommand, runSetup, REQUIREMENTS } = require('./setup')
+const { probeDevice } = require('../storage/device')
+
+const mkdirp = (dir) => {
+  fs.mkdirSync(dir, { recursive: true })
+  return dir
+}
 
 /** A budget in words: 110 s, 10 min, 1 h. */
 const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 === 0 ? `${s / 60} min` : `${s} s`)
@@ -53,7 +59,11 @@ const PRESETS = {
   capacity: { measure: 'capacity', lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: ['--warmup=1000', '--concurrency=16'],
     aa: () => null, slice: { ioDelay: ['off', 1000] },
     rounds: { rounds: 6, budget: 600, slo: parseSlo('p99:20ms'), precision: 0.05, startRate: 100, endRate: 20000, probe: 1, rates: [] } },
-  run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1, profile: false, profileRounds: 5 } }
+  run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1, profile: false, profileRounds: 5 } },
+  // The delay layer checked against the real disk: sync and async in one process and in a cluster of 2, on a cold cache and on the
+  // delay layer at the device's latency (its entry in COMMANDS measures the device first), all interleaved.
+  'storage-check': { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2], storage: ['cold', 'delay'] },
+    flags: [...INTERLEAVED.flags, '--concurrency=2'], aa: () => null, rounds: { ...ROUNDS, rounds: 6, budget: 480, window: 200, passes: 6 } }
 }
 for (const [command, preset] of Object.entries(PRESETS)) preset.command = command
 
@@ -125,6 +135,27 @@ const COMMANDS = {
     parse: (rest) => {
       if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
       return { plan: planCells(PRESETS.run, rest.slice(1), rest[0]), runner: RUNNERS.sequence }
+    }
+  }),
+  'storage-check': cells('storage-check', {
+    line: 'the FUSE delay layer checked against the real disk: sync and async in one process and in a cluster of 2 on a cold cache ' +
+      '(--storage=cold), and on the delay layer at the read latency fio measures on the device first, interleaved ' +
+      `(at least ${PRESETS['storage-check'].rounds.rounds} rounds, within ${duration(PRESETS['storage-check'].rounds.budget)}); ` +
+      'the report and storage.md say whether their verdicts agree',
+    parse: (rest) => {
+      // Checked whole first (a stand-in latency until the device is measured), unless --ioDelay names one.
+      const delay = rest.some((a) => a.startsWith('--ioDelay=')) ? [] : ['--ioDelay=1000']
+      return { plan: planCells(PRESETS['storage-check'], [...delay, ...rest]), rest, delay }
+    },
+    run: async ({ plan, rest, delay }) => {
+      if (delay.length === 0) return runPlan(plan, RUNNERS.rounds)
+      const device = probeDevice(mkdirp(plan.config.dataPath), {
+        fileBytes: plan.config.fileBytes, log: (line) => process.stderr.write(`storage-check: ${line}\n`)
+      })
+      const us = Math.round(device.qd1.meanUs)
+      process.stderr.write(`storage-check: the delay layer at ${us} µs, the device's mean read latency at queue depth 1\n`)
+      const measured = planCells(PRESETS['storage-check'], [`--ioDelay=${us}`, ...rest])
+      return runPlan({ ...measured, envExtra: { ...measured.envExtra, device } }, RUNNERS.rounds)
     }
   }),
   peak: {

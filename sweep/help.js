@@ -70,9 +70,15 @@ const RUNS_ABOUT = 'Any config key passes through to every cell (servers get a f
 const list = (values) => values.join(',')
 const only = (help, validators) => Object.fromEntries(Object.entries(help).filter(([key]) => Object.hasOwn(validators, key)))
 // A default that differs per command: "sweep 3, quick 2, run 1".
+// One that only one command differs in: "1,2,4 (storage-check 2)".
 const perCommand = (commands, value) => {
   const values = commands.map((c) => String(value(c)))
-  return values.every((v) => v === values[0]) ? values[0] : commands.map((c, k) => `${c} ${values[k]}`).join(', ')
+  if (values.every((v) => v === values[0])) return values[0]
+  const odd = values.findIndex((v) => values.filter((w) => w === v).length === 1)
+  if (commands.length > 2 && odd >= 0 && values.filter((v, k) => k !== odd).every((v, _, rest) => v === rest[0])) {
+    return `${values[odd === 0 ? 1 : 0]} (${commands[odd]} ${values[odd]})`
+  }
+  return commands.map((c, k) => `${c} ${values[k]}`).join(', ')
 }
 
 function gridDefaults (commands) {

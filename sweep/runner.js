@@ -14,6 +14,8 @@ const { createResultsDir, writeJson, createSummary } = require('./results/folder
 const { createDataRoot, removeLeftovers } = require('./results/data-root')
 const { formatTable } = require('./results/table')
 const { cleanStaleMounts } = require('../storage')
+const { cleanStaleCgroups } = require('../storage/cgroup')
+const { probeDevice } = require('../storage/device')
 const { openHosts } = require('./cell/placement')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
 const { remotePath } = require('./hosts/hosts')
@@ -88,7 +90,13 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
     // A mount an earlier, killed run left in dataPath would break or slow this one (and its folder's removal).
     cleanStaleMounts((line) => process.stderr.write(`${command}: ${line}\n`), config.dataPath)
     for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
+    cleanStaleCgroups((line) => process.stderr.write(`${command}: ${line}\n`))
     data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
+  }
+  // A cold run's device, measured where its data sets will be (storage-check measured it before planning).
+  if (plan.cells?.some((c) => c.storage === 'cold') && !env.device) {
+    env.device = probeDevice(data.root, { fileBytes: config.fileBytes, log: (line) => process.stderr.write(`${command}: ${line}\n`) })
+    writeJson(envFile, env)
   }
   const dataRoot = data.root
   process.stderr.write(`${command}: ${describe(plan)}, into ${dir}\n`)

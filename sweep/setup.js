@@ -29,6 +29,8 @@ const REQUIREMENTS = [
   // HAPROXY may name another build (lib/haproxy-check.js): then no package is needed.
   { for: 'the -lb kinds (HAProxy)', packages: [pkg('haproxy', 'haproxy', (m) => m.find('haproxy') || (m.env.HAPROXY && haproxyBinary(m.env)))] },
   { for: '--hosts=netns (network namespaces)', packages: [pkg('iproute2', 'iproute', tools('ip', 'tc'))] },
+  { for: '--storage=cold (the real disk: fio measures it, vmtouch evicts and counts its cached pages)',
+    packages: [pkg('fio', 'fio', tools('fio')), pkg('vmtouch', 'vmtouch', tools('vmtouch'))] },
   { for: '--profile\'s stacks of every thread and the kernel (perf)', packages: [pkg('linux-perf', 'perf', tools('perf'))] },
   { for: 'the report\'s browser test (Chromium)', packages: [pkg('chromium', 'chromium', tools('chromium'))] },
   { for: 'other hosts over ssh (client)', packages: [pkg('openssh-client', 'openssh-clients', tools('ssh', 'ssh-keygen'))] },

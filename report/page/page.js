@@ -11,6 +11,7 @@ const { MAX_INTERFERENCE } = require('../../lib/interference')
 const { ENV } = require('../../lib/dimensions')
 const { uslSection } = require('./usl-section')
 const { storageAnswerSection } = require('./answer-storage')
+const { storageSection } = require('./storage-section')
 const { answersSection } = require('./answers')
 const { versionsSection } = require('./versions-section')
 const { modelsSection } = require('./models-section')
@@ -92,6 +93,7 @@ function reportHtml ({ results, cells, charts, analysis, flames = [] }) {
 ${hostsLead(env)} · Node ${env.serverNodes.join(', ')}</p></header>
 ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts, 'verdicts')[0])}
 ${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
+${analysis && storageSection(analysis.storage, env)}
 ${analysis && answersSection(results, cells, analysis)}${analysis?.why && whySection(analysis.why, section(charts, 'why'), flames)}
 ${excludedRuns(results)}
 ${analysis && runSection(analysis.run, section(charts, 'run')[0], env.options?.maxInterference ?? MAX_INTERFERENCE)}

@@ -25,8 +25,13 @@ const SWEEP_METRICS = ['opsPerSec', 'serverCpuPerReqUs', 'clientCpuPerReqUs']
  * @returns {string}
  */
 function settingsLabel (variant) {
+  const cold = variant.split(', ').includes('storage=cold')
   return variant.split(', ').filter(Boolean).map((pair) => {
     const [key, value] = pair.split('=')
+    // storage=delay and cache say what ioDelay says; a cold cell's ioDelay (off) is no plain folder's.
+    if (key === 'storage') return value === 'cold' ? 'real disk, cold cache' : ''
+    if (key === 'cacheShare') return `${value}% cached`
+    if (key === 'ioDelay' && cold) return ''
     if (key === 'ioDelay') {
       return value === 'off'
         ? 'plain folder'
@@ -34,7 +39,7 @@ function settingsLabel (variant) {
     }
     if (key === 'node') return `Node ${value}`
     return pair
-  }).join(', ')
+  }).filter(Boolean).join(', ')
 }
 
 // The pairs of cells: [a, b, kind of comparison], a over b.

@@ -32,10 +32,11 @@ function lineOf (cell, varying) {
  *   (from: the first delay from which async is clearly faster at every larger delay, or null)
  */
 function crossoverGroups (cells) {
-  const delayed = cells.filter((c) => c.rows[0].ioDelay !== null && c.rows[0].ioDelay !== undefined)
+  // A cold cell (--storage=cold) is on the real disk: no point of the delay axis.
+  const delayed = cells.filter((c) => c.rows[0].ioDelay !== null && c.rows[0].ioDelay !== undefined && c.rows[0].storage !== 'cold')
   if (new Set(delayed.map((c) => c.rows[0].ioDelay)).size < 2) return []
   const varying = LINE_SETTINGS.filter((s) => new Set(delayed.map((c) => c.rows[0][s])).size > 1)
-  const skip = new Set(['ioDelay', 'ioDepth', ...LINE_SETTINGS])
+  const skip = new Set(['ioDelay', 'ioDepth', 'storage', ...LINE_SETTINGS])
   const groups = new Map()
   for (const cell of delayed) {
     const cluster = isMultiProcess(cell.kind) // cluster or reuseport

@@ -9,6 +9,8 @@ const path = require('node:path')
 const { writeJson, openLog } = require('../results/folder')
 const { startServer } = require('./server')
 const { mountDelayFs } = require('../../storage')
+const { writeDataSet, evict } = require('../../storage/cache')
+const { makeCgroup } = require('../../storage/cgroup')
 const { placeRun } = require('./placement')
 const { KINDS } = require('../../lib/kinds')
 const { serverEnv, usesDelayLayer } = require('../../lib/dimensions') // serverEnv: the cell's dimensions that reach the server as environment variables
@@ -50,10 +52,12 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
   const settings = Object.entries(setEnv).map(([name, value]) => `${name}=${value}`)
   if (settings.length > 0) log.write(`# server environment: ${settings.join(' ')}\n`)
   const backing = `${dataPath}.backing`
-  const opened = { server: null, storage: null, placement, log, dataPath, configFile, files, remote: Boolean(elsewhere), error: null }
+  const opened = { server: null, storage: null, cgroup: null, placement, log, dataPath, configFile, files, remote: Boolean(elsewhere), error: null }
   opened.close = async () => {
     await opened.server?.stop()
     await opened.storage?.unmount() // after the server: it may still hold files open
+    const kept = opened.cgroup?.remove()
+    if (kept) log.write(`# could not remove the memory cgroup ${opened.cgroup.dir}: ${kept}\n`)
     log.close()
     if (elsewhere && !options.keepData) {
       await remote.data.call('remove', { paths: [dataPath, serverConfig] }).catch(() => {}) // a data worker gone removed them all
@@ -63,10 +67,20 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
       fs.rmSync(configFile, { force: true })
     }
   }
+  let prefix = placement.serverPrefix
   try {
     if (elsewhere) await remote.data.call('make', { dir: dataPath, files: { [serverConfig]: JSON.stringify(config) } })
+    if (usesDelayLayer(cell)) fs.mkdirSync(backing)
+    // The data set (--fileBytes), written where the server's reads end: the delay layer's backing folder or the data folder.
+    if (config.fileBytes > 0 && !elsewhere) await writeDataSet(usesDelayLayer(cell) ? backing : dataPath, config)
+    if (cell.storage === 'cold') {
+      // Out of the cache before the server reads it, and the server in a memory cgroup of its own from its first instruction.
+      await evict(dataPath)
+      opened.cgroup = makeCgroup()
+      prefix = ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', opened.cgroup.procs, ...prefix]
+      log.write(`# storage: cold, memory cgroup ${opened.cgroup.dir} (v${opened.cgroup.version})\n`)
+    }
     if (usesDelayLayer(cell)) {
-      fs.mkdirSync(backing)
       const say = (line) => log.write(`# ${line}\n`)
       opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: say })
       log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
@@ -77,7 +91,7 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
     opened.server = await startServer({
       kind: cell.kind, args, env: { ...process.env, ...setEnv, ...(options.profile && profileEnv(profileSpool(dir), process.env)) }, log,
       readyTimeout: options.readyTimeout, signal, cwd: options.profile ? profileSpool(dir) : undefined,
-      execPath: cell.nodeBin, prefix: placement.serverPrefix, ...(elsewhere && elsewhere.start(setEnv, args))
+      execPath: cell.nodeBin, prefix, ...(elsewhere && elsewhere.start(setEnv, args))
     })
   } catch (err) {
     if (signal.aborted) {

@@ -11,6 +11,7 @@ const { openServer, dataOf, storageNow } = require('../cell/harness')
 const { connectRun } = require('../cell/placement')
 const { newRunId } = require('../../client/ledger')
 const { runWindow } = require('./passes')
+const { beginCache } = require('../cell/cache-state')
 
 /**
  * Starts every cell's server, its link and its load generators, and creates its files.
@@ -91,11 +92,17 @@ async function warmCells (state, ctx) {
   return windows
 }
 
-/** Notes where every cell's round begins: its storage counters and windows so far. */
+/** Notes where every cell's round begins: its storage counters, windows so far and cache state (a cold one emptied). */
 async function beginRound (state) {
   for (const c of state) {
     c.kept = []
-    c.roundStart = { done: c.done, storage: c.failed ? null : await storageNow(c.opened.storage) }
+    c.drift = ''
+    c.roundStart = { done: c.done, storage: c.failed ? null : await storageNow(c.opened.storage), cache: null }
+    try {
+      if (!c.failed && !c.settled) c.roundStart.cache = await beginCache(c)
+    } catch (err) {
+      c.failed = `the data set's cache: ${err.message}`
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 
 const path = require('node:path')
 const { serverGone, storageNow } = require('../cell/harness')
+const { endCache } = require('../cell/cache-state')
 const { rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS } = require('../cell/cell')
 const { writeJson, writeText } = require('../results/folder')
 const { buildReport } = require('../../client/report')
@@ -48,6 +49,15 @@ async function endCell (c, run, disturbed, ctx) {
   const { cell, opened } = c
   const placement = opened?.placement.row ?? {}
   if (!c.client || (c.failed && c.done === c.roundStart.done)) return rowOf(run, { ...placement, valid: false, reason: c.failed })
+  // The cache as the round left it, before verification reads the files.
+  const requests = (c.done - c.roundStart.done) * c.size * cell.nClients
+  let cache = { fields: {}, drift: '' }
+  try {
+    cache = endCache(c.roundStart.cache, c, requests)
+  } catch (err) {
+    c.failed ||= `the data set's cache: ${err.message}`
+  }
+  c.drift = cache.drift
   let taken = null
   try {
     taken = await c.pool.take(c.key, cell.nClients)
@@ -84,11 +94,11 @@ async function endCell (c, run, disturbed, ctx) {
   writeJson(path.join(ctx.dir, `${name}.json`), json)
   writeText(path.join(ctx.dir, `${name}.csv`), formatCsv(json))
   writeHgrms(ctx.dir, `${name}.json`, json)
-  const requests = (c.done - c.roundStart.done) * c.size * cell.nClients
-  const reason = diskFull(json) || c.failed || disturbed || problemOf(json) || wrongNode(cell, json) || serverGone(opened)
+  const reason = diskFull(json) || c.failed || disturbed || cache.drift || problemOf(json) || wrongNode(cell, json) || serverGone(opened)
   return rowOf(run, {
     ...placement,
     ...jsonFigures(json, { storageStart: c.roundStart.storage, storageEnd: await storageNow(opened.storage), requests }),
+    ...cache.fields,
     ...opened.link.fields(),
     serverCpuUs: json.serverStats?.totals.cpuUs ?? '',
     json: `${name}.json`,

@@ -104,7 +104,7 @@ async function runRounds ({ cells, options }, ctx, add) {
         for (const w of windows) write.window({ round, ...w, opsPerSec: w.wallUs > 0 ? Math.round(w.ops / (w.wallUs / 1e6)) : '' })
       } })
       const passesMs = Math.round(performance.now() - roundStart)
-      const disturbed = (measured.disturbed
+      let disturbed = (measured.disturbed
         ? `disturbed: ${measured.passes.length - measured.clean} of ${measured.passes.length} passes had more than ` +
           `${options.maxInterference * 100}% of the CPU taken by others (${measured.clean} of ${options.passes} clean)`
         : '')
@@ -112,6 +112,9 @@ async function runRounds ({ cells, options }, ctx, add) {
         add(row)
         written.push(row)
       }
+      // A cold cell whose cache drifted (sweep/cell/cache-state.js) makes the round one to measure again, as a disturbed one.
+      const drifted = state.filter((c) => c.drift)
+      if (!disturbed && drifted.length > 0) disturbed = drifted.map((c) => `${c.cell.id}: ${c.drift}`).join('; ')
       const keptMs = Math.round(measured.windows.reduce((a, w) => a + (w.kept ? w.wallUs : 0), 0) / 1000)
       timing.measured += keptMs
       if (disturbed) result.disturbed++

@@ -8,6 +8,7 @@ const { KINDS, KIND_NAMES, isMultiProcess, kindProblem, fsyncProblem } = require
 const { SUFFIXES, MOOT, CONFIG_KEYS, firstValues, usesDelayLayer } = require('../../lib/dimensions')
 const { aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
+const { planStorage, coldProblem } = require('./storage')
 const { schedule } = require('./schedule')
 const { resolveNodes, resolveClientNode } = require('./nodes')
 const { checkFuse } = require('../../storage')
@@ -90,7 +91,10 @@ function checkFlags ({ measure, rounds }, given) {
 function planCells (preset, argv, runKind) {
   const { command } = preset
   const { lists, rest } = takeLists(argv, SWEEP_LISTS)
-  const flags = [...COMMON_FLAGS, ...preset.flags, ...rest]
+  const stored = planStorage({
+    lists: { storage: preset.lists.storage, ...lists }, slice: preset.slice && !lists.ioDelay ? preset.slice : null, argv: rest, measure: preset.measure
+  })
+  const flags = [...COMMON_FLAGS, ...preset.flags, ...stored.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
   checkFlags(preset, given)
   const options = runOptions(given, { ...preset.rounds, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa(), command })
@@ -101,6 +105,7 @@ function planCells (preset, argv, runKind) {
     kinds: runKind === undefined ? KIND_NAMES : [runKindOf(runKind)],
     ...preset.lists,
     ...lists,
+    storage: stored.storage,
     node: nodes.map((n) => n.node),
     rounds: options.rounds,
     aa: options.aa
@@ -113,7 +118,7 @@ function planCells (preset, argv, runKind) {
   const placement = placementProblem({ hosts: options.hosts, rtts: grid.rtt, cpusets: grid.cpuset })
   if (placement) throw new ConfigError(placement)
   const { slice, notes } = planSlice(preset, lists, options.serverHost)
-  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || (d === 'node' && preset.node))
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || preset.lists[d] || (d === 'node' && preset.node))
   const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
@@ -121,6 +126,9 @@ function planCells (preset, argv, runKind) {
   for (const combo of [...combos, ...(options.aa ? aaCombos(options.aa, base) : [])]) {
     if (fsyncProblem(combo.kind, combo.fsync)) continue
     if (!isMultiProcess(combo.kind)) combo.nServers = 1
+    // The delay layer is storage=delay at a number of µs; cache and cold are a plain folder.
+    if (combo.storage !== 'delay') combo.ioDelay = 'off'
+    else if (combo.ioDelay === 'off') continue
     for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
@@ -152,6 +160,14 @@ function planCells (preset, argv, runKind) {
   const remote = planRemote(options, { cells: [...cells.values()], serverHostname: config.serverHostname, clientVersion: options.clientNode.node })
   const why = [...cells.values()].some(usesDelayLayer) && checkFuse()
   if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
+  const cold = [...cells.values()].some((c) => c.storage === 'cold') && coldProblem(config, options.serverHost)
+  if (cold) throw new ConfigError(cold)
+  if (config.fileBytes > 0 && preset.measure === 'capacity') {
+    throw new ConfigError('--fileBytes: capacity empties the data files before every probe, so its files start empty')
+  }
+  if (config.fileBytes > 0 && options.serverHost) {
+    throw new ConfigError(`--fileBytes: the data set is written on this host; the server runs on ${options.serverHost.text}`)
+  }
   const interleaved = preset.measure !== 'sequence'
   return { command, config, options, grid, notes, remote, envExtra: { nodes, skipped, ...(remote && { hosts: remote.checked }) },
     ...(interleaved ? { cells: [...cells.values()] } : { runs: schedule([...cells.values()], options.rounds, options.seed) }) }

@@ -72,8 +72,10 @@ t.test('env.json: REFERENCE lists every top-level field a run writes, and only t
   // check is not made here), through what sweep/runner.js writes at the start and at the end.
   const hosts = require('../../sweep/hosts/hosts')
   const elsewhere = { '../../sweep/hosts/hosts': { ...hosts, planRemote: () => ({ checked: [] }) } }
+  const run = require('../../sweep/commands').planSweep('run', [], 'sync')
   const plans = [
-    require('../../sweep/commands').planSweep('run', [], 'sync'),
+    run,
+    { ...run, envExtra: { ...run.envExtra, device: {} } }, // storage-check's (and a cold run's) plan, with the device it measured
     t.mockRequire('../../sweep/commands', elsewhere).planSweep('run', [], 'sync'),
     t.mockRequire('../../sweep/peak/peak', elsewhere).planPeak(['--kinds=sync'])
   ]

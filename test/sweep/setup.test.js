@@ -12,10 +12,11 @@ const { ROOT } = require('../../lib/config')
 // What each Debian package puts on the fake machine: tools in bin/, or (libfuse3-dev) the .pc file the fake pkg-config reads.
 const PROVIDES = {
   fuse3: ['fusermount3'], 'libfuse3-dev': ['fuse3.pc'], 'pkg-config': ['pkg-config'], gcc: ['gcc', 'cc'], make: ['make'], haproxy: ['haproxy'],
-  iproute2: ['ip', 'tc'], 'linux-perf': ['perf'], chromium: ['chromium'], 'openssh-client': ['ssh', 'ssh-keygen'], 'openssh-server': ['sshd']
+  iproute2: ['ip', 'tc'], 'linux-perf': ['perf'], chromium: ['chromium'], 'openssh-client': ['ssh', 'ssh-keygen'], 'openssh-server': ['sshd'],
+  fio: ['fio'], vmtouch: ['vmtouch']
 }
 const ALL = Object.keys(PROVIDES)
-const HALF = ['pkg-config', 'gcc', 'make', 'iproute2', 'linux-perf', 'openssh-client'] // a machine that lacks the other five
+const HALF = ['pkg-config', 'gcc', 'make', 'iproute2', 'fio', 'vmtouch', 'linux-perf', 'openssh-client'] // a machine that lacks the other five
 
 // A fake machine with these packages (and dnf instead of apt-get when asked); log: apt-get's calls, one line each.
 function fakeMachine (t, packages, { isRoot = true, aptGet = true, dnf = false, aptFails = false, fuse = null } = {}) {
@@ -63,7 +64,8 @@ t.test('a requirement is missing exactly where one of its packages\' tools is mi
   t.same(missingOf(fakeMachine(t, ALL.filter((p) => p !== 'pkg-config')).machine), ['libfuse3-dev', 'pkg-config'],
     'without pkg-config the FUSE library cannot be found either')
   t.same(REQUIREMENTS.flatMap((need) => need.packages.map((p) => p.dnf)),
-    ['fuse3', 'fuse3-devel', 'pkgconf-pkg-config', 'gcc', 'make', 'haproxy', 'iproute', 'perf', 'chromium', 'openssh-clients', 'openssh-server'])
+    ['fuse3', 'fuse3-devel', 'pkgconf-pkg-config', 'gcc', 'make', 'haproxy', 'iproute', 'fio', 'vmtouch', 'perf', 'chromium', 'openssh-clients',
+      'openssh-server'])
 })
 
 t.test('tools in the sbin folders count even when the PATH lacks them', async (t) => {
