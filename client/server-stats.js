@@ -5,7 +5,7 @@
 // request outside the experiment's interface. Without it: no figures and a reason, never a failure.
 
 const http = require('node:http')
-const { median, fairness } = require('../lib/stats')
+const { median, fairness, meanUtilization } = require('../lib/stats')
 
 // One request outside the client processes' records, on its own connection (or the caller's
 // keep-alive agent: a sweep asks a cell's server twice a window). Resolves with { status, body };
@@ -111,10 +111,11 @@ function mergeServerStats (docs) {
   const byPid = new Map()
   for (const doc of docs) {
     for (const p of doc.processes) {
-      const m = byPid.get(p.pid) ?? { pid: p.pid, role: p.role, node: p.node, requests: 0, windowMs: 0, busyMs: 0, cpuUs: { user: 0, system: 0 }, delays: [] }
+      const m = byPid.get(p.pid) ??
+        { pid: p.pid, role: p.role, node: p.node, runtime: p.runtime, requests: 0, windowMs: 0, busyMs: 0, cpuUs: { user: 0, system: 0 }, delays: [] }
       m.requests += p.requests
       m.windowMs += p.windowMs
-      m.busyMs += p.utilization * p.windowMs
+      m.busyMs += p.utilization === null ? NaN : p.utilization * p.windowMs // null: a runtime without the figure
       m.cpuUs.user += p.cpuUs.user
       m.cpuUs.system += p.cpuUs.system
       m.delays.push(p.eventLoopDelayUs ?? {})
@@ -125,7 +126,7 @@ function mergeServerStats (docs) {
     const of = (key) => delays.map((d) => d[key]).filter(Number.isFinite)
     return {
       ...p,
-      utilization: p.windowMs > 0 ? busyMs / p.windowMs : 0,
+      utilization: Number.isNaN(busyMs) ? null : p.windowMs > 0 ? busyMs / p.windowMs : 0,
       eventLoopDelayUs: {
         min: of('min').length > 0 ? Math.min(...of('min')) : null,
         mean: median(of('mean')),
@@ -145,7 +146,7 @@ function mergeServerStats (docs) {
     totals: {
       requests: total,
       cpuUs: docs.reduce((a, d) => a + d.totals.cpuUs, 0),
-      meanUtilization: serving.reduce((a, p) => a + p.utilization, 0) / Math.max(1, serving.length),
+      meanUtilization: meanUtilization(serving),
       share: requests.map((n) => (total ? n / total : 0)),
       fairness: fairness(requests)
     }

@@ -10,7 +10,7 @@
 const { SCHEMA, rule, int, oneOf } = require('./config')
 const { KINDS, KIND_NAMES } = require('./kinds')
 const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('./env')
-const { nodeSpec } = require('./node-versions')
+const { runtimeSpec, runtimeLabel } = require('./runtimes')
 
 const MAX_IO_DELAY_US = 10000000
 const IO_DEPTH = 64 // the delay layer's queue depth unless --ioDepth says otherwise
@@ -169,14 +169,17 @@ const DIMENSIONS = {
     text: true,
     variant: true
   },
-  node: {
-    validate: nodeSpec,
-    help: 'the Node each cell\'s server runs on: a major (the newest cached, else installed into .node-cache/), a full version (24.21.0), ' +
-      'system (the node on PATH) or a path to a binary; a kind that Node cannot run (reuseport before 22.12) is skipped',
+  // The server's runtime (lib/runtimes.js): its id (node-v26.10.0, bun-1.4.5, deno-2.9.6) ends a cell id as it is.
+  runtime: {
+    validate: runtimeSpec,
+    help: 'the runtime each cell\'s server runs on (a version not in .node-cache/ is installed there from the npm registry; the client always ' +
+      'runs on Node; a kind a runtime cannot run is skipped, saying why)',
+    first: () => 'node',
     shown: () => 'the Node running this script',
-    suffix: 'node-',
+    suffix: '',
     text: true,
-    variant: true
+    variant: true,
+    label: runtimeLabel
   },
   // Where the processes run (sweep/cell/placement.js) and how HAProxy balances (the -lb kinds).
   cpuset: {
@@ -214,7 +217,7 @@ const pick = (test, value) => Object.fromEntries(entries.filter(([, d]) => test(
 /** Each dimension's validator (sweep/plan/lists.js takes a list of them). */
 const VALIDATORS = pick(() => true, (d) => d.validate)
 /** The dimensions that add a suffix to a cell id, and the suffix. */
-const SUFFIXES = pick((d) => d.suffix, (d) => d.suffix)
+const SUFFIXES = pick((d) => d.suffix !== undefined, (d) => d.suffix)
 /** The dimensions that are moot for some cells. */
 const MOOT = pick((d) => d.moot, (d) => d.moot)
 /** The dimensions that reach the server in its environment, and the variable. */
@@ -235,13 +238,14 @@ const SWEEP_FIGURES = ['oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPe
 const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness', 'clientCpuPerReqUs',
   'serverCpuPerReqUs', 'clientBound', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'v8', 'uv', 'balancerRequests',
   'balancerFairness', 'balancerCpuPerReqUs', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'rttMeasuredUs', 'serverHost', 'clientHosts',
-  'shardOverlap', 'residencyBefore', 'residencyAfter', 'deviceBytesPerGet', 'cacheLimitBytes']
+  'shardOverlap', 'residencyBefore', 'residencyAfter', 'deviceBytesPerGet', 'cacheLimitBytes', 'listenMechanism']
 const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
 const ID = ['cell', 'repeat', 'order']
 // The results folder's layout, env.json's `format`: sweep/results/env.js writes RESULTS_FORMAT, report/data/read.js reads
-// OLDEST_FORMAT to RESULTS_FORMAT. A folder without it is format 1 (the layout before the field); 2 is 1 with the field.
+// OLDEST_FORMAT to RESULTS_FORMAT. A folder without it is format 1 (the layout before the field); 2 is 1 with the field;
+// 3 names each cell's runtime in a `runtime` column (node-v26.10.0, bun-1.4.5) where 1 and 2 had the Node version in `node`.
 const OLDEST_FORMAT = 1
-const RESULTS_FORMAT = 2
+const RESULTS_FORMAT = 3
 // profile/profile.json's own layout (--profile: profile/record.js writes it, report/data/profile.js reads it).
 const PROFILE_FORMAT = 1
 const SUMMARY = {
@@ -252,7 +256,7 @@ const SUMMARY = {
     load: 'nClients'
   },
   capacity: {
-    columns: [...ID, ...HISTORIC, ...LATER, ...CAPACITY_FIGURES, 'oversubscribed', 'variant', 'v8', 'uv', 'serverHost', 'clientHosts'],
+    columns: [...ID, ...HISTORIC, ...LATER, ...CAPACITY_FIGURES, 'oversubscribed', 'variant', 'v8', 'uv', 'serverHost', 'clientHosts', 'listenMechanism'],
     required: [...ID, 'kind', 'nServers', 'nClients', ...CAPACITY_FIGURES],
     variants: VARIANTS,
     load: 'nClients'

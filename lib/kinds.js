@@ -1,7 +1,7 @@
 'use strict'
 // The server kinds: the store each uses (sync or async fs) and its process model (one process, a
-// node:cluster primary and workers, independent processes sharing a port with reusePort, or
-// single-process servers behind HAProxy).
+// node:cluster primary and workers, independent processes sharing a port with reusePort,
+// single-process servers behind HAProxy, or one process whose file work runs on a pool of threads).
 // Shared by servers, sweep, report and tests; it imports none of them.
 
 const os = require('node:os')
@@ -17,7 +17,9 @@ const KINDS = {
   'async-reuseport': { store: 'async', model: 'reuseport' },
   // nServers single-process servers behind HAProxy, which spreads requests (balancer/).
   'sync-lb': { store: 'sync', model: 'lb' },
-  'async-lb': { store: 'async', model: 'lb' }
+  'async-lb': { store: 'async', model: 'lb' },
+  // One process: its main thread does HTTP, nServers worker threads the sync file work (piscina).
+  'sync-pool': { store: 'sync', model: 'pool' }
 }
 const KIND_NAMES = Object.keys(KINDS)
 // server.listen({ reusePort }) arrived in Node 23.1.0 and was backported to 22.12.0.
@@ -27,7 +29,8 @@ const REUSE_PORT_PLATFORMS = ['linux', 'freebsd', 'sunos', 'aix']
 
 /**
  * @param {string} kind a name in KINDS
- * @returns {boolean} whether the kind runs more than one serving process (nServers applies)
+ * @returns {boolean} whether nServers applies: the kind runs more than one serving process, or a pool
+ *   of nServers threads (sync-pool)
  */
 function isMultiProcess (kind) {
   return KINDS[kind].model !== 'single'
@@ -36,7 +39,7 @@ function isMultiProcess (kind) {
 /**
  * The kind with a store and a model, e.g. kindOf('async', 'single') is 'async'.
  * @param {'sync'|'async'} store
- * @param {'single'|'cluster'|'reuseport'|'lb'} model
+ * @param {'single'|'cluster'|'reuseport'|'lb'|'pool'} model
  * @returns {string|undefined}
  */
 function kindOf (store, model) {
@@ -91,7 +94,8 @@ function kindProblem (kind, where) {
  */
 function fsyncProblem (kind, fsync) {
   if (fsync !== 'group' || KINDS[kind].store === 'async') return null
-  return `fsync=group needs an async kind: a ${kind} server handles one request at a time per process, so no two PUTs can share a flush`
+  const unit = KINDS[kind].model === 'pool' ? 'thread' : 'process'
+  return `fsync=group needs an async kind: a ${kind} server handles one request at a time per ${unit}, so no two PUTs can share a flush`
 }
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`
@@ -100,12 +104,13 @@ const MODEL_WORDS = {
   single: () => '1 process',
   cluster: (n) => `cluster of ${plural(n, 'worker', 'workers')}`,
   reuseport: (n) => plural(n, 'reusePort process', 'reusePort processes'),
-  lb: (n) => `${plural(n, 'backend', 'backends')} behind HAProxy`
+  lb: (n) => `${plural(n, 'backend', 'backends')} behind HAProxy`,
+  pool: (n) => `pool of ${plural(n, 'thread', 'threads')}`
 }
 
 /**
  * A kind and its process count in words, the one wording of the report, compare and verdicts.json:
- * "1 process", "cluster of 2 workers", "2 reusePort processes", "2 backends behind HAProxy".
+ * "1 process", "cluster of 2 workers", "2 reusePort processes", "2 backends behind HAProxy", "pool of 2 threads".
  * @param {string} kind a name in KINDS
  * @param {number} nServers
  * @returns {string}

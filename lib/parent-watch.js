@@ -20,7 +20,8 @@ function watchParent (onGone) {
   process.stdin.on('data', () => {}) // nothing is sent; reading is what lets 'end' arrive
   process.stdin.once('end', end)
   process.stdin.once('error', end)
-  process.stdin.unref() // the watch alone keeps no process alive
+  // The watch alone keeps no process alive. Deno's stdin on a pipe has no unref(): its servers end by process.exit.
+  process.stdin.unref?.()
   return true
 }
 

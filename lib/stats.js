@@ -26,4 +26,13 @@ function fairness (counts) {
   return squares ? (total * total) / (counts.length * squares) : 1
 }
 
-module.exports = { median, fairness }
+/**
+ * The serving processes' mean event-loop utilization (lib/telemetry.js), null when one has none (Bun's and Deno's stay 0/0).
+ * @param {Array<{ utilization: number|null }>} serving
+ * @returns {number|null}
+ */
+function meanUtilization (serving) {
+  return serving.some((p) => p.utilization === null) ? null : serving.reduce((a, p) => a + p.utilization, 0) / Math.max(1, serving.length)
+}
+
+module.exports = { median, fairness, meanUtilization }

@@ -3,8 +3,9 @@
 // CPU time and requests served, per process; a cluster worker gathers its siblings via the primary.
 
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
-const { fairness } = require('./stats')
+const { fairness, meanUtilization } = require('./stats')
 const { createProfiler } = require('./profiler')
+const { currentRuntime } = require('./runtimes')
 
 const GATHER_TIMEOUT_MS = 2000
 const STATS_PATH = '/_stats' // GET: the figures; POST STATS_PATH/reset: a new window
@@ -34,17 +35,21 @@ function createMonitor (role) {
   const us = (ns) => Math.max(0, Math.round((ns - RESOLUTION_MS * 1e6) / 1000))
   const snapshot = () => {
     const { user, system } = process.cpuUsage(cpu)
-    const hasDelay = delay.count > 0
+    // Node's histogram holds the intervals between its timer's runs, each at least the resolution; Bun's and Deno's hold
+    // something else (µs, under it), and their utilization stays 0/0: null then, not a figure to compare with Node's.
+    const hasDelay = delay.count > 0 && delay.min >= 0.9 * RESOLUTION_MS * 1e6
+    const loop = performance.eventLoopUtilization(elu)
     return {
       pid: process.pid,
       role,
       node: process.version,
+      runtime: currentRuntime(),
       requests,
       windowMs: Math.round(performance.now() - since),
       // The window on the monotonic clock (perf's -k CLOCK_MONOTONIC), for --profile's samples.
       startNs: Number(sinceNs),
       endNs: Number(process.hrtime.bigint()),
-      utilization: performance.eventLoopUtilization(elu).utilization,
+      utilization: loop.idle + loop.active > 0 ? loop.utilization : null,
       cpuUs: { user, system },
       eventLoopDelayUs: {
         min: hasDelay ? us(delay.min) : null,
@@ -79,7 +84,7 @@ function summarize (kind, processes) {
     totals: {
       requests: total,
       cpuUs: processes.reduce((a, p) => a + p.cpuUs.user + p.cpuUs.system, 0),
-      meanUtilization: servers.reduce((a, p) => a + p.utilization, 0) / servers.length,
+      meanUtilization: meanUtilization(servers),
       share: requests.map((n) => (total ? n / total : 0)),
       fairness: fairness(requests)
     }

@@ -21,7 +21,7 @@ const { renderCapacityReport } = require('./capacity/capacity')
 const { compareVersions } = require('./stats/versions')
 const { compareModels } = require('./stats/models')
 const { comparePlacement } = require('./stats/placement')
-const { versionsMarkdown } = require('./page/versions-section')
+const { versionsMarkdown, versionsFile } = require('./page/versions-section')
 const { storageMarkdown } = require('./page/storage-section')
 const { realStorage } = require('./stats/real-storage')
 const { readProfile } = require('./data/profile')
@@ -35,7 +35,7 @@ const { wantsHelp, entryHelp } = require('../lib/help')
  * @param {string} dir the results folder, holding env.json and summary.csv
  * @returns {string[]} the files written: dir/charts/*.svg, dir/hgrm/*.hgrm (a sweep's latency
  *   spectra, each cell's valid repeats merged), dir/profile/*.html (a profiled sweep's flame graphs), dir/cells.csv,
- *   dir/verdicts.json (a sweep's), dir/versions.md (when the folder has several Node versions), dir/storage.md (when it checked
+ *   dir/verdicts.json (a sweep's), dir/versions.md or runtimes.md (when the folder has several Node versions, or Bun or Deno), dir/storage.md (when it checked
  *   the delay layer against the real disk or varied --cacheShare), then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv, a cell's JSON or profile/profile.json is malformed
  */
@@ -65,7 +65,7 @@ function renderReport (dir) {
     fs.writeFileSync(verdictsFile, JSON.stringify(verdictsJson(analysis), null, 2) + '\n')
     files.push(verdictsFile)
   }
-  const md = analysis?.versions && path.join(dir, 'versions.md')
+  const md = analysis?.versions && path.join(dir, versionsFile(analysis.versions))
   if (md) fs.writeFileSync(md, versionsMarkdown(results, analysis.versions))
   const storageMd = (analysis?.storage?.check.length > 0 || analysis?.storage?.regime.length > 0) && path.join(dir, 'storage.md')
   if (storageMd) fs.writeFileSync(storageMd, storageMarkdown(analysis.storage, results.env))

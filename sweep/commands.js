@@ -10,7 +10,7 @@ const path = require('node:path')
 const { ConfigError } = require('../lib/config')
 const { KIND_NAMES } = require('../lib/kinds')
 const { MAX_INTERFERENCE } = require('../lib/interference')
-const { supportedLts } = require('../lib/node-lines')
+const { supportedLts, newestLts } = require('../lib/node-lines')
 const { parseSlo, sloFlag } = require('../lib/slo')
 const { MARGIN } = require('../report/stats/intervals')
 const { runCompare } = require('../report/compare/compare')
@@ -53,7 +53,12 @@ const PRESETS = {
     rounds: { ...ROUNDS, rounds: 6, budget: 1800, window: 200, passes: 5 } },
   // The version table: each store in one process on the system Node and every supported LTS line.
   versions: { ...INTERLEAVED, lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, aa: () => null,
-    node: () => ['system', ...supportedLts().map(String)], rounds: { ...ROUNDS, rounds: 8, budget: 600, window: 200, passes: 6 } },
+    runtime: () => ['node@system', ...supportedLts().map((v) => `node@${v}`)], rounds: { ...ROUNDS, rounds: 8, budget: 600, window: 200, passes: 6 } },
+  // The runtime table, on the same engine: sync, async, their 2-worker clusters and a 2-thread sync pool on the newest Node LTS,
+  // Bun and Deno (the newest in .node-cache/, else the registry's), at a plain folder and 1 ms storage (when FUSE works).
+  runtimes: { ...INTERLEAVED, lists: { kinds: [...BASE_KINDS, 'sync-pool'], nServers: [2], nClients: [2] }, flags: [...INTERLEAVED.flags, '--concurrency=2'],
+    aa: () => null, runtime: () => [`node@${newestLts()}`, 'bun', 'deno'], slice: { ioDelay: ['off', 1000] },
+    rounds: { ...ROUNDS, rounds: 6, budget: 900, window: 200, passes: 6 } },
   // Each of the 4 base kinds at a plain folder and 1 ms storage on a fresh server per round (sweep/capacity/),
   // 2 client processes x 16 connections in the open loop.
   capacity: { measure: 'capacity', lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: ['--warmup=1000', '--concurrency=16'],
@@ -95,7 +100,7 @@ const cells = (command, entry) => ({
   run: ({ plan, runner }) => runPlan(plan, runner),
   ...entry
 })
-const { quick: Q, sweep: S, versions: V, capacity: C } = Object.fromEntries(Object.entries(PRESETS).map(([k, p]) => [k, p.rounds]))
+const { quick: Q, sweep: S, versions: V, runtimes: R, capacity: C } = Object.fromEntries(Object.entries(PRESETS).map(([k, p]) => [k, p.rounds]))
 
 /** The commands, in the order --help and README list them. */
 const COMMANDS = {
@@ -123,6 +128,11 @@ const COMMANDS = {
   versions: cells('versions', {
     line: `the version table: sync and async in one process, nClients ${PRESETS.versions.lists.nClients}, on the system node and every supported ` +
       `LTS line (missing ones are installed); at least ${V.rounds} rounds within a budget of ${duration(V.budget)}; writes versions.md beside the report`
+  }),
+  runtimes: cells('runtimes', {
+    line: `the runtime table: ${PRESETS.runtimes.lists.kinds.join(', ')} (nServers ${PRESETS.runtimes.lists.nServers}: workers or pool threads) on ` +
+      'the newest Node LTS, Bun and Deno (installed into .node-cache/ when missing; one that cannot be had is skipped), at a plain folder and ' +
+      `1 ms storage (when FUSE works), interleaved; at least ${R.rounds} rounds within a budget of ${duration(R.budget)}; writes runtimes.md beside the report`
   }),
   capacity: cells('capacity', {
     line: `the highest rate each server holds with its latency under --slo (default ${sloFlag(C.slo)}), open loop: the ` +
@@ -189,8 +199,9 @@ const COMMANDS = {
   node: {
     name: 'node install|list',
     usage: 'node install VERSION... | node list',
-    line: 'install official Node binaries from the npm registry into .node-cache/ (24, 26, 24.21.0, or lts for the newest LTS line), ' +
-      'printing each binary\'s path; or list the Node versions in .node-cache/ and the system node, with their release lines',
+    line: 'install official Node binaries, Bun and Deno from the npm registry into .node-cache/ (24, 26, 24.21.0, lts for the newest LTS ' +
+      'line, bun, deno, bun@1.4, deno@2.9.6), each tarball checked against the registry\'s integrity, printing each binary\'s path; or list ' +
+      'the Node versions in .node-cache/ and the system node, with their release lines, then Bun and Deno',
     about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.',
     parse: parseNodeCommand,
     run: runNodeCommand

@@ -15,7 +15,11 @@ const { defaultAa } = require('./plan/aa')
 const { COMMANDS, PRESETS } = require('./commands')
 
 /** What each list flag of the grid means (lib/dimensions.js). */
-const LIST_HELP = Object.fromEntries(Object.entries(DIMENSIONS).map(([name, d]) => [name, d.help]))
+const LIST_HELP = {
+  ...Object.fromEntries(Object.entries(DIMENSIONS).map(([name, d]) => [name, d.help])),
+  node: 'the Node each cell\'s server runs on, as --runtime=node@V for each V: a major (the newest cached, else installed into .node-cache/), ' +
+    'a full version (24.21.0), system (the node on PATH) or a path to a binary'
+}
 
 /** What each option of the commands that run cells means (sweep/plan/grid.js SWEEP_OPTIONS, sweep/peak/peak.js PEAK_OPTIONS). */
 const OPTION_HELP = {
@@ -85,7 +89,8 @@ function gridDefaults (commands) {
   const fallback = shownDefaults(loadConfig([]).config)
   const value = (key) => (c) => {
     if (c === 'run' && key === 'kinds') return 'the KIND given'
-    if (key === 'node' && PRESETS[c].node) return list(PRESETS[c].node())
+    if (key === 'runtime' && PRESETS[c].runtime) return list(PRESETS[c].runtime())
+    if (key === 'node') return 'as --runtime'
     const preset = PRESETS[c].lists[key] ?? (key === 'ioDelay' && !PRESETS[c].slice?.kinds ? PRESETS[c].slice?.ioDelay : undefined)
     return preset === undefined ? String(fallback[key]) : key === 'kinds' && preset.length === KIND_NAMES.length ? 'all' : list(preset)
   }

@@ -5,6 +5,7 @@
 
 const fs = require('node:fs')
 const os = require('node:os')
+const { setMaxListeners } = require('node:events')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
 const { progressBar } = require('../lib/progress')
@@ -104,6 +105,8 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
 
   const controller = new AbortController()
   const { signal } = controller
+  // Every live cell's server start and window waits on it at once: 30 cells (runtimes) are more than the default 10.
+  setMaxListeners(4 * Math.max(10, plan.cells?.length ?? 0), signal)
   const onSignal = (sig) => {
     if (signal.aborted) return
     process.stderr.write(`\n${sig}: stopping the current cell; finished cells are kept\n`)

@@ -1,7 +1,8 @@
 'use strict'
 // `./run_benchmark.sh setup [--check]`: the system packages the optional capabilities need, each checked on this machine;
-// as root with apt-get, setup installs the missing ones and builds the delay layer. It needs no npm dependency, so it
-// also runs as `node sweep/setup.js [--check]` before `npm ci`.
+// as root with apt-get, setup installs the missing ones and builds the delay layer; then it puts Bun and Deno (for
+// --runtime) into .node-cache/ from the npm registry. It needs no npm dependency, so it also runs as
+// `node sweep/setup.js [--check]` before `npm ci`.
 
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
@@ -9,6 +10,8 @@ const { ConfigError, runMain, ROOT } = require('../lib/config')
 const { findOnPath } = require('../lib/find-on-path')
 const { haproxyBinary } = require('../lib/haproxy-check')
 const { checkFuse, buildDelayFs } = require('../storage/check')
+const { cachedRuntimes, RUNTIMES } = require('../lib/runtimes')
+const { installRuntime } = require('../lib/node-install')
 
 // Debian puts daemons and admin tools (sshd, ip, haproxy) in the sbin folders, which a user's PATH may lack.
 const SBIN = ['/usr/sbin', '/usr/local/sbin', '/sbin']
@@ -39,12 +42,14 @@ const REQUIREMENTS = [
 
 /**
  * A machine as setup sees it: this one by default; the tests replace any part (a PATH of fake tools, root or not).
- * @param {{ env?: object, sbin?: string[], isRoot?: boolean, fuse?: () => string|null, build?: () => string }} [parts]
+ * @param {{ env?: object, sbin?: string[], isRoot?: boolean, fuse?: () => string|null, build?: () => string, runtimes?: object }} [parts]
  *   env: whose PATH is searched (then sbin) and that apt-get runs with; fuse: why the delay layer cannot mount, or null
- *   (storage/check.js checkFuse); build: builds it and returns its path (buildDelayFs)
- * @returns {object} env, isRoot, fuse, build, find(name), pkgConfig(module), run(tool, args)
+ *   (storage/check.js checkFuse); build: builds it and returns its path (buildDelayFs); runtimes: cached(name) the version of
+ *   Bun or Deno in .node-cache/ (or null), install(name) puts the newest there and returns its version, or throws why not
+ * @returns {object} env, isRoot, fuse, build, runtimes, find(name), pkgConfig(module), run(tool, args)
  */
-function localMachine ({ env = process.env, sbin = SBIN, isRoot = process.getuid?.() === 0, fuse = () => checkFuse(env), build = buildDelayFs } = {}) {
+function localMachine ({ env = process.env, sbin = SBIN, isRoot = process.getuid?.() === 0, fuse = () => checkFuse(env), build = buildDelayFs,
+  runtimes = { cached: (name) => cachedRuntimes(name)[0]?.version ?? null, install: (name) => installRuntime(name, '').version } } = {}) {
   const dirs = [env.PATH || '', ...sbin].join(path.delimiter)
   const find = (name) => findOnPath(name, dirs)
   const pkgConfig = (module) => {
@@ -55,7 +60,7 @@ function localMachine ({ env = process.env, sbin = SBIN, isRoot = process.getuid
   const run = (tool, args) => spawnSync(find(tool), args, {
     env: { ...env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024
   })
-  return { env, isRoot, fuse, build, find, pkgConfig, run }
+  return { env, isRoot, fuse, build, runtimes, find, pkgConfig, run }
 }
 
 /**
@@ -106,6 +111,26 @@ function delayLayer (machine, build, print, warn) {
   }
 }
 
+/**
+ * Bun and Deno for --runtime, from the npm registry into .node-cache/ (no root needed). One that cannot be had is a
+ * note, not a failure: the commands skip that runtime saying why, and everything else runs.
+ */
+function runtimesStep (machine, check, print) {
+  for (const name of ['bun', 'deno']) {
+    const what = `--runtime=${name} (${RUNTIMES[name].title}, from the npm registry into .node-cache/)`
+    const cached = machine.runtimes.cached(name)
+    if (cached || check) {
+      print(`${(cached ? 'present' : 'missing').padEnd(10)} ${what}${cached ? `: ${name}-${cached}` : ''}`)
+      continue
+    }
+    try {
+      print(`${'installed'.padEnd(10)} ${what}: ${name}-${machine.runtimes.install(name)}`)
+    } catch (err) {
+      print(`${'note'.padEnd(10)} ${what} cannot be installed: ${err.message}`)
+    }
+  }
+}
+
 const writer = (stream) => (line) => stream.write(`${line}\n`)
 
 /**
@@ -115,6 +140,13 @@ const writer = (stream) => (line) => stream.write(`${line}\n`)
  * @returns {number} exit status: 0 all present (or installed), 1 something missing, or apt-get or the build failed
  */
 function runSetup ({ check }, { machine = localMachine(), print = writer(process.stdout), warn = writer(process.stderr) } = {}) {
+  const status = packagesStep(check, machine, print, warn)
+  runtimesStep(machine, check, print)
+  return status
+}
+
+// The system packages and the delay layer: runSetup's status.
+function packagesStep (check, machine, print, warn) {
   const before = survey(machine)
   const missing = before.flatMap((need) => need.missing)
   if (check || missing.length === 0 || !machine.isRoot || !machine.find('apt-get')) {

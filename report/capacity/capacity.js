@@ -18,6 +18,7 @@ const { summaryTable } = require('../page/tables')
 const { DIMENSION_COLUMNS, delayOrder } = require('../../lib/dimensions')
 const { modelLabel } = require('../../lib/kinds')
 const { formatSlo } = require('../../lib/slo')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 const PERCENTILES = ['p50', 'p99', 'p999']
 const regimeLabel = (ioDelay) => settingsLabel(`ioDelay=${ioDelay || 'off'}`)
@@ -138,7 +139,7 @@ function capacityJson ({ env, slo, margin, cells, verdicts, probes }) {
     slo: { text: formatSlo(slo), targets: slo },
     precision: env.options.precision,
     cores: env.cpus,
-    node: env.serverNodes,
+    runtimes: env.serverRuntimes,
     rounds: env.rounds?.rounds ?? null,
     probes,
     cells: cells.map((c) => ({ cell: c.id, ...Object.fromEntries(DIMENSION_COLUMNS.map((d) => [d, c.valid[0]?.[d] ?? c.rows[0][d] ?? null])),
@@ -168,7 +169,7 @@ function pageHtml ({ results, cells, verdicts, answers, charts, slo, probes }) {
 <title>Capacity report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Capacity under ${formatSlo(slo)}</h1>
 <p class="lead">${name} · ${cells.length} cells · ${env.rounds?.rounds ?? '?'} rounds · ${probes.length} probes ·
-${hostsLead(env)} · Node ${env.serverNodes.join(', ')}</p></header>
+${hostsLead(env)} · ${env.serverRuntimes.map(runtimeLabel).join(', ')}</p></header>
 <section id="answer"><h2>The answer</h2>
 ${answers.some((a) => a.disagree) && html`<p class="alarm">Under the SLO and in the closed loop the verdicts disagree for
 ${answers.filter((a) => a.disagree).length} pair(s): they come first below.</p>`}

@@ -9,7 +9,7 @@ const { KINDS } = require('../../lib/kinds')
 // The same colour for a kind in every scaling chart.
 const KIND_COLORS = {
   sync: '#c0392b', async: '#2471a3', 'sync-cluster': '#e67e22', 'async-cluster': '#17a589',
-  'sync-reuseport': '#8e44ad', 'async-reuseport': '#7f8c8d'
+  'sync-reuseport': '#8e44ad', 'async-reuseport': '#7f8c8d', 'sync-lb': '#d4ac0d', 'async-lb': '#5d6d7e', 'sync-pool': '#a04000'
 }
 
 const PANEL_WIDTH = 470

@@ -3,6 +3,7 @@
 // Used by report/chart-*.js.
 
 const echarts = require('echarts')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif' // no quotes: it lands in an attribute
 
@@ -24,7 +25,7 @@ function renderSvg (option, { width, height }) {
 
 /** The title block: what the chart shows, then cores and Node version from env.json. */
 function chartTitle (text, env, note) {
-  return { text, subtext: `${env.cpus} cores · Node ${(env.serverNodes ?? [env.node]).join(', ')} · ${note}`, left: 'center', top: 8,
+  return { text, subtext: `${env.cpus} cores · ${(env.serverRuntimes ?? [`node-${env.node}`]).map(runtimeLabel).join(', ')} · ${note}`, left: 'center', top: 8,
     textStyle: { fontSize: 16, color: '#222' }, subtextStyle: { fontSize: 12, color: '#555' } }
 }
 

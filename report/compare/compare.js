@@ -27,9 +27,9 @@ const FORMATS = {
     metric: 'capacity', verdictsFile: 'capacity.json'
   }
 }
-const NODE_SUFFIX = /-node-[^-]+(?=-[AB]$|$)/ // sweep/plan/grid.js cellId: node comes last, before an A/A label
+const NODE_SUFFIX = /-(node|bun|deno)-[^-]+(?=-[AB]$|$)/ // sweep/plan/grid.js cellId: the runtime comes last, before an A/A label
 // The shell's values of the dimensions that reach a server in its environment are in env.json too.
-const ENV_FIELDS = ['node', 'serverNodes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', ...Object.keys(ENV),
+const ENV_FIELDS = ['node', 'serverRuntimes', 'cpus', 'cpuModel', 'totalMemBytes', 'platform', 'release', ...Object.keys(ENV),
   'command', 'argv', 'gitCommit', 'gitDirty']
 const FAMILY_CONFIDENCE = 0.95
 
@@ -46,7 +46,7 @@ function readFolder (dir) {
   if (!FORMATS[results.format]) throw new CompareError(`${dir} is a ${results.format} folder: compare reads sweep, quick, run and capacity folders`)
   // A folder whose servers ran one Node is matched without the version in its cell ids, so that
   // two folders made on two versions compare cell by cell (the versions are an environment difference).
-  const rename = (id) => (results.env.serverNodes.length === 1 ? id.replace(NODE_SUFFIX, '') : id)
+  const rename = (id) => (results.env.serverRuntimes.length === 1 ? id.replace(NODE_SUFFIX, '') : id)
   const cells = groupCells(results).map((c) => ({ ...c, id: rename(c.id) }))
   const format = FORMATS[results.format]
   return { dir, name: path.basename(path.resolve(dir)), env: results.env, format: results.format, cells: cells.filter((c) => !c.aa),

@@ -6,6 +6,7 @@ const { html } = require('../../lib/html-template')
 const { fixed, formatRatio } = require('../stats/verdicts')
 const { median } = require('../../lib/stats')
 const { whyMarkdown, whyHtml } = require('./why')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 // A figure's change, B against A (report/stats/intervals.js judge): faster or slower for throughput, lower
 // or higher for a latency; '' when it is not a clear change.
@@ -52,8 +53,8 @@ function compareMarkdown (result) {
   const s = summary(result)
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const cell = (f) => `${ratioText(f)}${mark(f) ? ` **${mark(f)}**` : ''}`
-  const lines = ['# Compare: B/A', '', `- A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)`,
-    `- B: ${b.dir} (${b.env.command}, Node ${b.env.serverNodes.join(', ')}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
+  const lines = ['# Compare: B/A', '', `- A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)`,
+    `- B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
       : ['| field | A | B |', '|---|---|---|', ...envDiffs.map((d) => `| ${d.field} | ${d.a} | ${d.b} |`)]),
     '', `## Verdicts (${what}, each folder's own)`, '', s.verdicts, '', '| comparison | A | B |', '|---|---|---|',
@@ -80,8 +81,8 @@ function compareHtml (result) {
 <style>body { font: 15px/1.5 system-ui, sans-serif; max-width: 1060px; margin: 0 auto; padding: 20px; color: #222; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ed; text-align: left; }
 td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</style></head><body>
-<h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, Node ${a.env.serverNodes.join(', ')}, ${a.env.cpus} cores)</li>
-<li>B: ${b.dir} (${b.env.command}, Node ${b.env.serverNodes.join(', ')}, ${b.env.cpus} cores)</li></ul>
+<h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)</li>
+<li>B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)</li></ul>
 <h2>Environment differences</h2>${envDiffs.length === 0 ? html`<p>None: the same Node, CPU, kernel, flags and packages.</p>`
   : html`<table class="env"><thead><tr><th>field</th><th>A</th><th>B</th></tr></thead><tbody>
   ${envDiffs.map((d) => html`<tr><td>${d.field}</td><td>${d.a}</td><td>${d.b}</td></tr>`)}</tbody></table>`}

@@ -5,7 +5,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { parse } = require('csv-parse/sync')
-const { KIND_NAMES: KINDS } = require('../../lib/kinds')
+const { KIND_NAMES: KINDS, KINDS: KIND_MODELS } = require('../../lib/kinds')
+const { runtimeLabel } = require('../../lib/runtimes')
 const { SUMMARY, TEXT_COLUMNS: DIMENSION_TEXT, RESULTS_FORMAT, OLDEST_FORMAT } = require('../../lib/dimensions')
 
 // Columns each summary.csv format must have (sweep and capacity: lib/dimensions.js SUMMARY); later
@@ -25,7 +26,7 @@ const FORMATS = {
 }
 // readsPerWrite may be inf; op is GET and PUT (or POST, the method of /put)
 const TEXT_COLUMNS = new Set([...DIMENSION_TEXT, 'cell', 'reason', 'json', 'op', 'variant', 'workerShares', 'v8', 'uv',
-  'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'limit', 'serverHost', 'clientHosts'])
+  'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'limit', 'serverHost', 'clientHosts', 'listenMechanism', 'node'])
 const FLAG_COLUMNS = new Set(['oversubscribed', 'valid', 'clientBound'])
 const MAYBE_FLAG_COLUMNS = new Set(['clientBound']) // empty when the sweep could not tell
 
@@ -49,9 +50,13 @@ function readResults (dir) {
   }
   const rows = typeRows(format, columns, records, (i) => `${file} line ${i + 2}`, env.cpus)
   const { load, variants } = FORMATS[format]
-  // The Node versions the servers ran (the node column; older folders: the sweep's own).
-  const served = [...new Set(rows.map((r) => r.node).filter(Boolean))]
-  env.serverNodes = served.length > 0 ? served : [env.node]
+  // The runtimes the servers ran (the runtime column; older folders: the node column, else the sweep's own Node).
+  for (const row of rows) if (row.runtime == null && format !== 'peak') row.runtime = row.node ? `node-${row.node}` : null
+  const served = [...new Set(rows.map((r) => r.runtime ?? (r.node && `node-${r.node}`)).filter(Boolean))]
+  env.serverRuntimes = served.length > 0 ? served : [`node-${env.node}`]
+  // How each multi-process kind's processes shared the port on each runtime, as the sweep saw it in /proc (lib/listeners.js).
+  const multi = rows.filter((r) => r.listenMechanism && KINDS.includes(r.kind) && !['single', 'pool'].includes(KIND_MODELS[r.kind].model))
+  env.portSharing = [...new Set(multi.map((r) => `${r.kind} on ${runtimeLabel(r.runtime)}: ${r.listenMechanism}`))]
   // A folder kept without its cells/ (docs/ keeps only what the report quotes) has no cell JSON.
   const cellsKept = fs.existsSync(path.join(dir, 'cells'))
   return { dir, env, format, load, variants, columns, rows, ...readRecords(dir),

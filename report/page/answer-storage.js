@@ -8,6 +8,7 @@ const { fixed, roundsNote } = require('../stats/verdicts')
 const { judge } = require('../stats/intervals')
 const { interpolateCrossing, settingEffects, delayLabel, groupName } = require('../stats/crossover')
 const { spread } = require('../data/cells')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 const at = (delay) => (delay === 'off' ? 'at the plain folder' : `at ${delay} µs`)
 const ratioText = (r) => `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixed(r.high, 2)}]`
@@ -63,7 +64,8 @@ function storageAnswerSection (groups, charts, env) {
     over the rounds and an interval (${roundsNote(groups.flatMap((g) => g.crossings.flatMap((c) => c.ratios.map((r) => r.ratio))))});
     <em>clearly</em> means the interval leaves out 1. Storage
     latency is the FUSE layer's delay before every read and write (<em>plain folder</em>: no
-    FUSE at all). ${env.cpus} cores, Node ${env.serverNodes.join(', ')}${over ? '; process counts above the cores measure oversubscription' : ''}.</p>
+    FUSE at all). ${env.cpus} cores, ${env.serverRuntimes.map(runtimeLabel).join(', ')}${over ? '; process counts above the cores measure ' +
+      'oversubscription' : ''}.</p>
     ${groups.map((g, i) => html`<h3>${groupName(g)} <a href="#${charts[i].file}">(chart)</a></h3>
       <ul class="answers">${g.crossings.map((c) => html`<li>${crossingSentence(c)}</li>`)}
       ${settingEffects(g).map((e) => html`<li>${effectSentence(e)}</li>`)}</ul>

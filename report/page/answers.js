@@ -11,6 +11,7 @@ const { settingsLabel } = require('../stats/comparisons')
 const { frameworkAnswers } = require('./answers-framework')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 const { judge } = require('../stats/intervals')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 const link = (href, text = 'chart') => (href ? html` <a href="#${href}">(${text})</a>` : '')
 const at = (e) => ({ ...e, load: e.cells[0].load })
@@ -59,7 +60,7 @@ function answersSection (results, cells, { verdicts, margin }) {
   const aa = calibration(verdicts)
   return html`<section id="answers"><h2>Answers</h2>
     <p class="note">Each figure is a ratio taken within each round: ${roundsNote(ops.map((e) => e.ratio))}. ${cores} cores,
-    Node ${results.env.serverNodes.join(', ')}.</p>
+    ${results.env.serverRuntimes.map(runtimeLabel).join(', ')}.</p>
     <ul class="answers">
     ${storeSentences(ops.filter((e) => e.kind === 'store'), cores, margin).map((s) => html`<li>${s}${link('verdicts', 'table')}</li>`)}
     ${modelSentences(ops.filter((e) => e.kind === 'model'), cores, margin).map((s) => html`<li>${s}</li>`)}

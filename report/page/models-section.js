@@ -6,7 +6,7 @@ const { html } = require('../../lib/html-template')
 const { verdictOf } = require('../stats/verdicts')
 const { sharesByRank } = require('../stats/models')
 
-const LABEL = { cluster: 'cluster', reuseport: 'reusePort', lb: 'HAProxy' }
+const LABEL = { cluster: 'cluster', reuseport: 'reusePort', lb: 'HAProxy', pool: 'thread pool' }
 
 const n0 = (x) => Math.round(x).toLocaleString('en-US')
 
@@ -37,8 +37,9 @@ function modelsSection ({ models, groups }) {
     <p>The same store, process count and load under each process model: <em>cluster</em> (a
     node:cluster primary hands connections to its workers), <em>reusePort</em> (independent
     processes each bind the port with SO_REUSEPORT and the kernel spreads connections; no primary
-    in the path), <em>HAProxy</em> ${haproxyNote}. Throughput is the median of the valid rounds with its 95% interval; shares are
-    each process's median part of the requests, largest first; fairness is Jain's index (1: even).
+    in the path), <em>HAProxy</em> ${haproxyNote}, <em>thread pool</em> (one process: its main thread does HTTP, a pool of
+    nServers worker threads the sync reads and appends; its one process takes every request). Throughput is the median of
+    the valid rounds with its 95% interval; shares are each process's median part of the requests, largest first; fairness is Jain's index (1: even).
     A connection stays with the process that accepted it, so with few client connections the
     shares show how the model spread them.</p>
     <div class="scroll"><table class="models"><thead><tr>${settings && html`<th>settings</th>`}<th>store</th>

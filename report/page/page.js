@@ -17,6 +17,7 @@ const { versionsSection } = require('./versions-section')
 const { modelsSection } = require('./models-section')
 const { placementSection } = require('./placement-section')
 const { whySection } = require('./why-section')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 const CSS = `
 body { margin: 0; background: #f6f7f9; color: #222; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -90,7 +91,7 @@ function reportHtml ({ results, cells, charts, analysis, flames = [] }) {
 <title>Benchmark report ${name}</title><style>${raw(CSS)}</style></head><body><main>
 <header><h1>Sync vs async fs servers: ${env.command} results</h1>
 <p class="lead">${name} · ${rows.length} rows in ${cells.length} cells${aaCount(rows) > 0 && ' and an A/A pair'} ·
-${hostsLead(env)} · Node ${env.serverNodes.join(', ')}</p></header>
+${hostsLead(env)} · ${env.serverRuntimes.map(runtimeLabel).join(', ')}</p></header>
 ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts, 'verdicts')[0])}
 ${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
 ${analysis && storageSection(analysis.storage, env)}
@@ -167,8 +168,12 @@ function howToRead ({ format, env, columns }) {
 }
 
 function environment (env) {
-  const servers = env.nodes?.map((n) => `${n.node} (V8 ${n.v8}, libuv ${n.uv}; ${n.path})`).join('; ')
-  const items = [['Node', env.node], ...(servers ? [['Server Node', servers], ['Client Node', env.options?.clientNode?.node]] : []),
+  // env.runtimes since the runtime dimension; env.nodes before it.
+  const ran = env.runtimes ?? env.nodes?.map((n) => ({ ...n, id: `node-${n.node}` }))
+  const engine = (r) => (r.id.startsWith('bun-') ? 'JavaScriptCore' : `V8 ${r.v8}${r.uv ? `, libuv ${r.uv}` : ''}`)
+  const servers = ran?.map((r) => `${runtimeLabel(r.id)} (${engine(r)}; ${r.path})`).join('; ')
+  const items = [['Node', env.node], ...(servers ? [['Server runtime', servers], ['Client Node', env.options?.clientNode?.node]] : []),
+    ...(env.portSharing?.length ? [['Port sharing (seen in /proc)', env.portSharing.join('; ')]] : []),
     ['Cores', env.cpus], ['CPU model', env.cpuModel],
     ...(env.hosts ?? []).map((h) => [`${h.role === 'server' ? 'Server' : 'Client'} host`, `${h.host}: ${h.cores} cores, Node ${h.node}, ` +
       `${(h.freeMemBytes / 2 ** 30).toFixed(1)} GiB free, clock ${h.clockOffsetMs >= 0 ? '+' : ''}${h.clockOffsetMs} ms`]),

@@ -4,6 +4,7 @@
 
 const { html } = require('../../lib/html-template')
 const { fixed } = require('../stats/verdicts')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 const ratio = (v) => (v.estimate ? `${fixed(v.estimate, 2)}× [${fixed(v.low, 2)}–${fixed(v.high, 2)}] ${v.verdict}` : `– ${v.verdict}`)
 const num = (x, digits = 0) => (x === null || x === undefined ? '–' : fixed(x, digits))
@@ -67,7 +68,7 @@ function storageSection (found, env) {
 /** storage.md: the check and the regime in Markdown, headed by how they were made. */
 function storageMarkdown (found, env) {
   const lines = [`# Real storage: ${env.command}`, '', `\`./run_benchmark.sh ${env.argv.join(' ')}\``, '',
-    `${env.cpus} cores, Node ${env.serverNodes.join(', ')}, started ${env.startedAt}.`, '']
+    `${env.cpus} cores, ${env.serverRuntimes.map(runtimeLabel).join(', ')}, started ${env.startedAt}.`, '']
   if (found.device) lines.push(`Device: ${deviceLine(found.device)}.`, '')
   if (found.check.length > 0) {
     lines.push('| comparison (sync/async ops/s) | real disk, cold | delay layer | delay / real | verdicts |', '|---|---|---|---|---|')

@@ -6,6 +6,7 @@
 
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')
+const { runtimeLabel } = require('../../lib/runtimes')
 
 /** The metrics a comparison is judged on: throughput first, then the CPU each request costs; a
  * capacity folder's capacity under the SLO and its closed-loop throughput. */
@@ -19,7 +20,7 @@ const METRICS = [
 const SWEEP_METRICS = ['opsPerSec', 'serverCpuPerReqUs', 'clientCpuPerReqUs']
 
 /**
- * A cell's settings (report/data/cells.js variant, "ioDelay=1000, node=v26.10.0") in words: "1 ms
+ * A cell's settings (report/data/cells.js variant, "ioDelay=1000, runtime=node-v26.10.0") in words: "1 ms
  * storage, Node v26.10.0"; a plain folder is "plain folder".
  * @param {string} variant
  * @returns {string}
@@ -37,7 +38,7 @@ function settingsLabel (variant) {
         ? 'plain folder'
         : Number(value) % 1000 === 0 && value !== '0' ? `${value / 1000} ms storage` : `${value} µs storage`
     }
-    if (key === 'node') return `Node ${value}`
+    if (key === 'runtime') return runtimeLabel(value)
     return pair
   }).filter(Boolean).join(', ')
 }
@@ -52,6 +53,9 @@ function pairsOf (cells) {
     const same = main.filter(like(cell))
     if (store === 'sync') {
       for (const other of same.filter((c) => c.kind === kindOf('async', model) && c.nServers === cell.nServers)) pairs.push([cell, other, 'store'])
+      // A sync pool's rival is async fs in one process: both keep the event loop free while files are read.
+      const async = model === 'pool' && same.find((c) => c.kind === kindOf('async', 'single'))
+      if (async) pairs.push([cell, async, 'store'])
     }
     const callback = cell.api && cell.api !== 'callback' && same.find((c) => c.kind === cell.kind && c.nServers === cell.nServers && c.api === 'callback')
     if (callback) pairs.push([cell, callback, 'api'])

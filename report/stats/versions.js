@@ -1,26 +1,38 @@
 'use strict'
-// Node versions side by side, for a results folder run with --node=A,B,...: per version its V8,
-// libuv and release-line status, each kind's throughput and server CPU per request, sync over
-// async in throughput and in CPU per request with their verdicts, and which verdicts hold on every
-// supported line. Used by report/index.js.
+// Runtimes side by side, for a results folder run with --node=A,B,... or --runtime=node,bun,deno (the versions and
+// runtimes commands): per runtime its engine, libuv and release-line status (Node's), each kind's throughput and
+// server CPU per request, sync over async (and a sync pool over its rivals) in throughput and in CPU per request with
+// their verdicts, each runtime over the base (the oldest Node), and which verdicts hold on every supported line.
+// Used by report/index.js.
 
-const { KINDS, kindOf, parseVersion } = require('../../lib/kinds')
+const { KINDS, kindOf, isMultiProcess, parseVersion } = require('../../lib/kinds')
 const { lineStatus } = require('../../lib/node-lines')
+const { splitId, runtimeLabel } = require('../../lib/runtimes')
 const { pairedRatio: ratio, judge } = require('./intervals')
 
-const nodeOf = (cell) => cell.rows[0].node
-// A cell's other settings: its variant label without the Node version.
-const restOf = (cell) => cell.variant.split(', ').filter((s) => s && !s.startsWith('node=')).join(', ')
-// The sync/async comparisons: throughput sync over async, and server CPU per request async over
-// sync (CPU time is less moved than throughput by other work on a shared machine).
+const runtimeOf = (cell) => cell.rows[0].runtime
+// A cell's other settings: its variant label without the runtime.
+const restOf = (cell) => cell.variant.split(', ').filter((s) => s && !s.startsWith('runtime=')).join(', ')
+// The comparisons: throughput a over b, and server CPU per request b over a (CPU time is less moved than
+// throughput by other work on a shared machine). Worded by store when the pair differs by store alone.
 const MEASURES = [
-  { column: 'opsPerSec', name: 'throughput', swap: false, above: 'sync faster', below: 'async faster' },
-  { column: 'serverCpuPerReqUs', name: 'server CPU per request', swap: true, above: 'sync cheaper', below: 'async cheaper' }
+  { column: 'opsPerSec', name: 'throughput', swap: false, word: 'faster' },
+  { column: 'serverCpuPerReqUs', name: 'server CPU per request', swap: true, word: 'cheaper' }
 ]
-const older = (a, b) => { const [x, y] = [parseVersion(a), parseVersion(b)]; return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] }
+// Node versions oldest first, then Bun, then Deno, each oldest first.
+const ORDER = ['node', 'bun', 'deno']
+function older (a, b) {
+  const [x, y] = [splitId(a), splitId(b)]
+  const [p, q] = [parseVersion(x.version), parseVersion(y.version)]
+  return ORDER.indexOf(x.name) - ORDER.indexOf(y.name) || p[0] - q[0] || p[1] - q[1] || p[2] - q[2]
+}
+// What a side of a pair is called in a verdict: its store when the pair differs by store alone, else its kind.
+function sideNames (a, b) {
+  return KINDS[a].model === KINDS[b].model ? [KINDS[a].store, KINDS[b].store] : [a, b]
+}
 
 /**
- * A ratio's verdict as the version table words it: `above` when faster (report/stats/intervals.js judge),
+ * A ratio's verdict as the runtime table words it: `above` when faster (report/stats/intervals.js judge),
  * `below` when slower, else the verdict itself; clear when faster or slower.
  * @returns {{ text: string, clear: boolean }}
  */
@@ -32,63 +44,79 @@ function versionVerdict (r, above, below) {
 }
 
 /**
- * Compares the Node versions of a sweep folder.
+ * Compares the runtimes of a sweep folder.
  * @param {object} results from readResults
  * @param {object[]} cells main cells (no A/A) from summariseCells
- * @returns {null | { versions: object[], groups: object[], findings: object[] }} null with fewer
- *   than two versions. versions: { node, v8, uv, status, supported }, oldest first; groups: one
- *   per nServers, nClients and other settings: { nServers, load, rest, kinds, byVersion: { node →
- *   { kind → cell } } }; findings: each sync/async comparison (throughput, then CPU per request:
- *   `measure` from MEASURES) with its verdict per version and `holds` (the same clear verdict on
- *   every supported line, or on all when none is supported)
+ * @returns {null | { versions: object[], base: string, groups: object[], findings: object[] }} null with fewer than two
+ *   runtimes. versions: { id, label, engine, uv, status, supported }, Node oldest first, then Bun and Deno; base: the id the
+ *   others are divided by (the oldest Node, else the first); groups: one per nServers of the multi-process kinds, nClients
+ *   and other settings (the one-process kinds in a sync pool's): { nServers, load, rest, kinds, byVersion: { id → { kind → cell } } };
+ *   findings: each pair (pairsOf) per measure with its verdict per runtime and `holds` (the same clear verdict on every
+ *   supported Node line and every other runtime, or on all when none is supported)
  */
 function compareVersions (results, cells) {
-  const names = [...new Set(cells.map(nodeOf).filter(Boolean))].sort(older)
-  if (names.length < 2) return null
-  const versions = names.map((node) => {
-    const row = results.rows.find((r) => r.node === node)
-    const status = lineStatus(parseVersion(node)[0], results.env.startedAt ?? new Date())
-    return { node, v8: row.v8, uv: row.uv, status, supported: /LTS$/.test(status) }
+  const ids = [...new Set(cells.map(runtimeOf).filter(Boolean))].sort(older)
+  if (ids.length < 2) return null
+  const at = results.env.startedAt ?? new Date()
+  const versions = ids.map((id) => {
+    const row = results.rows.find((r) => r.runtime === id)
+    const { name, version } = splitId(id)
+    const status = name === 'node' ? lineStatus(parseVersion(version)[0], at) : ''
+    const engine = name === 'bun' ? 'JavaScriptCore' : `V8 ${row.v8}`
+    const supported = name !== 'node' || /LTS$/.test(status)
+    return { id, name, label: runtimeLabel(id), version, v8: row.v8 || '–', engine, uv: row.uv || '–', status, supported }
   })
+  // A group per process count and setting. Where a setting has a sync pool, the one-process kinds also sit in its
+  // groups: async in one process is the pool's rival.
+  const setting = (cell) => [cell.load, restOf(cell)].join('|')
+  const counts = new Map()
+  for (const cell of cells) if (KINDS[cell.kind].model === 'pool') counts.set(setting(cell), new Set([...counts.get(setting(cell)) ?? [], cell.nServers]))
   const groups = new Map()
   for (const cell of cells) {
-    const key = [cell.nServers, cell.load, restOf(cell)].join('|')
-    if (!groups.has(key)) groups.set(key, { nServers: cell.nServers, load: cell.load, rest: restOf(cell), kinds: new Set(), byVersion: {} })
-    const group = groups.get(key)
-    group.kinds.add(cell.kind)
-    group.byVersion[nodeOf(cell)] = { ...group.byVersion[nodeOf(cell)], [cell.kind]: cell }
+    for (const n of isMultiProcess(cell.kind) ? [cell.nServers] : [...counts.get(setting(cell)) ?? [1]]) {
+      const key = [n, setting(cell)].join('|')
+      if (!groups.has(key)) groups.set(key, { nServers: n, load: cell.load, rest: restOf(cell), kinds: new Set(), byVersion: {} })
+      const group = groups.get(key)
+      group.kinds.add(cell.kind)
+      group.byVersion[runtimeOf(cell)] = { ...group.byVersion[runtimeOf(cell)], [cell.kind]: cell }
+    }
   }
   const ordered = [...groups.values()].sort((a, b) => a.nServers - b.nServers || a.load - b.load)
   for (const g of ordered) g.kinds = Object.keys(KINDS).filter((k) => g.kinds.has(k))
-  const judged = versions.filter((v) => v.supported).length > 0 ? versions.filter((v) => v.supported) : versions
+  const judged = versions.some((v) => v.supported) ? versions.filter((v) => v.supported) : versions
   const findings = ordered.flatMap((g) => pairsOf(g).flatMap(([a, b]) => MEASURES.map((measure) => {
+    const [nameA, nameB] = sideNames(a, b)
+    const [above, below] = [`${nameA} ${measure.word}`, `${nameB} ${measure.word}`] // a's side is above 1 in either measure
     const per = versions.map((v) => {
-      const [x, y] = [g.byVersion[v.node]?.[a], g.byVersion[v.node]?.[b]]
+      const [x, y] = [g.byVersion[v.id]?.[a], g.byVersion[v.id]?.[b]]
       const r = x && y ? (measure.swap ? ratio(y, x, measure.column) : ratio(x, y, measure.column)) : null
-      return { node: v.node, ratio: r, verdict: versionVerdict(r, measure.above, measure.below) }
+      return { id: v.id, label: v.label, ratio: r, verdict: versionVerdict(r, above, below) }
     })
-    const counted = per.filter((p) => judged.some((v) => v.node === p.node))
+    const counted = per.filter((p) => judged.some((v) => v.id === p.id))
     const texts = new Set(counted.map((p) => p.verdict.text))
     const holds = texts.size === 1 && counted[0].verdict.clear
-    return { group: g, a, b, measure, per, holds, verdict: holds ? counted[0].verdict.text : null, over: judged.map((v) => v.node) }
+    const verdict = holds ? counted[0].verdict.text : null
+    return { group: g, a, b, names: [nameA, nameB], measure, per, holds, verdict, over: judged.map((v) => v.label) }
   })))
-  return { versions, groups: ordered, findings }
+  const base = (versions.find((v) => v.id.startsWith('node-')) ?? versions[0]).id
+  return { versions, base, groups: ordered, findings }
 }
 
-// The sync/async kind pairs a group has, one per process model.
+// The pairs a group has: sync over async per process model, and a sync pool over a sync cluster and over async.
 function pairsOf (group) {
-  return ['single', 'cluster', 'reuseport'].map((m) => [kindOf('sync', m), kindOf('async', m)])
-    .filter(([a, b]) => group.kinds.includes(a) && group.kinds.includes(b))
+  const pairs = [...['single', 'cluster', 'reuseport'].map((m) => [kindOf('sync', m), kindOf('async', m)]),
+    [kindOf('sync', 'pool'), kindOf('sync', 'cluster')], [kindOf('sync', 'pool'), kindOf('async', 'single')]]
+  return pairs.filter(([a, b]) => a && b && group.kinds.includes(a) && group.kinds.includes(b))
 }
 
 /**
- * A version's throughput (or CPU per request) over the oldest version's, for a kind of a group.
+ * A runtime's throughput (or CPU per request) over the base's, for a kind of a group.
  * @param {string} [column] opsPerSec or serverCpuPerReqUs
  * @returns {object|null} ratio from report-compare.js, null when a side has no valid repeat
  */
-function overOldest (group, versions, node, kind, column = 'opsPerSec') {
-  const [cell, base] = [group.byVersion[node]?.[kind], group.byVersion[versions[0].node]?.[kind]]
-  return cell && base && cell.valid.length > 0 && base.valid.length > 0 ? ratio(cell, base, column) : null
+function overBase (group, base, id, kind, column = 'opsPerSec') {
+  const [cell, other] = [group.byVersion[id]?.[kind], group.byVersion[base]?.[kind]]
+  return cell && other && cell.valid.length > 0 && other.valid.length > 0 ? ratio(cell, other, column) : null
 }
 
-module.exports = { compareVersions, overOldest, versionVerdict, pairsOf }
+module.exports = { compareVersions, overBase, versionVerdict, pairsOf }

@@ -1,6 +1,7 @@
 'use strict'
-// Starts a server of one kind (lib/kinds.js): a single process that listens, or a primary that
-// forks nServers workers (servers/lib/primary.js). Prints one ready line on stdout; logs go to stderr.
+// Starts a server of one kind (lib/kinds.js): a single process that listens (with a pool of
+// nServers threads for the pool kind), or a primary that forks nServers workers
+// (servers/lib/primary.js). Prints one ready line on stdout; logs go to stderr.
 
 const cluster = require('node:cluster')
 const { runMain } = require('../../lib/config')
@@ -13,6 +14,8 @@ const { runPrimary, runWorker } = require('./primary')
 const { createMonitor, localStats } = require('../../lib/telemetry')
 const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('../../lib/process-io')
 
+const ONE_PROCESS = new Set(['single', 'pool'])
+
 function runSingle (kind, config) {
   const server = createServer(kind, config, localStats(kind, createMonitor('single')), loggedFaults())
   server.on('error', (err) => {
@@ -20,7 +23,9 @@ function runSingle (kind, config) {
     process.exit(1)
   })
   server.listen(config.serverPort, config.serverHostname, () => {
-    process.stdout.write(readyLine(kind, config, server.address().port, 1))
+    // The pool kind's workers are its threads.
+    const workers = KINDS[kind].model === 'pool' ? config.nServers : 1
+    process.stdout.write(readyLine(kind, config, server.address().port, workers))
   })
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => stopServer(server))
   watchParent(() => {
@@ -43,7 +48,7 @@ function launch (kind, argv = process.argv.slice(2)) {
     }))
   }
   const { config } = runMain(kind, () => loadServerConfig(kind, argv, { checkKind: cluster.isPrimary }))
-  if (KINDS[kind].model === 'single') return runSingle(kind, config)
+  if (ONE_PROCESS.has(KINDS[kind].model)) return runSingle(kind, config)
   if (cluster.isPrimary) return runPrimary(kind, config)
   return runWorker(kind, config)
 }

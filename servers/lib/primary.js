@@ -4,9 +4,11 @@
 // after too many), tells the workers' storage faults once, and stops them all on a signal or when
 // its own parent is gone. 'cluster' workers share the primary's listening socket; 'reuseport'
 // workers each bind their own on one port (SO_REUSEPORT), so the kernel spreads connections and
-// the primary never touches one.
+// the primary never touches one. A runtime's cluster may be either (Bun's binds a socket per worker):
+// the port is chosen before the workers start, so that they all listen on the same one.
 
 const cluster = require('node:cluster')
+const net = require('node:net')
 const { KINDS } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/parent-watch')
 const { createServer, stopServer } = require('./serve')
@@ -17,7 +19,7 @@ const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAIL
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
 const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
-const PORT_VAR = 'REUSEPORT_PORT' // the port a reuseport worker binds, from its primary
+const PORT_VAR = 'CBENCH_WORKER_PORT' // the port every worker binds, from its primary
 
 /**
  * A worker: serves until the primary asks it to stop, a signal arrives, or the primary is gone.
@@ -32,7 +34,7 @@ function runWorker (kind, config) {
   })
   const server = createServer(kind, config, workerStats(kind, createMonitor('worker')), faults)
   const reuse = KINDS[kind].model === 'reuseport'
-  const port = reuse ? Number(process.env[PORT_VAR]) : config.serverPort
+  const port = Number(process.env[PORT_VAR] ?? config.serverPort)
   server.on('error', (err) => {
     process.send({ type: 'listen-failed', message: portInUse(err, { ...config, serverPort: port }) })
     process.exit(EXIT_LISTEN_FAILED)
@@ -56,16 +58,39 @@ function runWorker (kind, config) {
 }
 
 /**
+ * A port free on the host now: serverPort 0 asks for any, but a cluster whose workers each bind their
+ * own socket (reuseport, Bun's cluster) would get one port per worker.
+ * @param {string} host
+ * @returns {Promise<number>}
+ */
+function freePort (host) {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().on('error', reject)
+    probe.listen(0, host, () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
  * Runs the primary of a cluster or reuseport kind.
  * @param {string} kind a multi-process kind of lib/kinds.js
  * @param {object} config a validated config
  */
-function runPrimary (kind, config) {
+async function runPrimary (kind, config) {
   const reuse = KINDS[kind].model === 'reuseport'
   const live = new Set()
   const deaths = []
-  // reuseport: the port every worker binds; with serverPort 0 the first worker picks it.
-  let port = config.serverPort === 0 ? null : config.serverPort
+  let port = config.serverPort
+  if (port === 0) {
+    try {
+      port = await freePort(config.serverHostname)
+    } catch (err) {
+      process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
+      process.exit(1)
+    }
+  }
   let listening = 0
   let ready = false
   let stopping = false
@@ -80,7 +105,7 @@ function runPrimary (kind, config) {
     }
   }
   const fork = () => {
-    const worker = cluster.fork(reuse ? { [PORT_VAR]: String(port ?? 0) } : {})
+    const worker = cluster.fork({ [PORT_VAR]: String(port) })
     live.add(worker)
     // EPIPE: a message to a worker that is already exiting; its 'exit' is handled below.
     worker.on('error', (err) => { if (err.code !== 'EPIPE') log(`worker ${worker.process.pid}: ${err.message}`) })
@@ -88,10 +113,6 @@ function runPrimary (kind, config) {
       if (msg?.type === 'listen-failed') return shutdown(1, `${kind}: ${msg.message}`)
       if (msg?.type === 'fault') return faults.note(msg.key, msg.message, msg.count)
       if (msg?.type !== 'reuseport-listening') return onStats(worker, msg)
-      if (port === null) {
-        port = msg.port
-        for (let i = 1; i < config.nServers; i++) fork()
-      }
       onListening(msg.port)
     })
     return worker
@@ -128,7 +149,7 @@ function runPrimary (kind, config) {
   })
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
   watchParent(() => shutdown(0, `${kind}: ${PARENT_GONE}; stopping`))
-  for (let i = 0; i < (reuse && port === null ? 1 : config.nServers); i++) fork()
+  for (let i = 0; i < config.nServers; i++) fork()
 }
 
 module.exports = { runPrimary, runWorker }

@@ -6,6 +6,7 @@ const http = require('node:http')
 const { createApp } = require('./app')
 const { createHttpApp } = require('./http-app')
 const { createSyncStore, createAsyncStore } = require('./store')
+const { createPoolStore } = require('./store-pool')
 const { STATS_FIELD, STATS_PATH } = require('../../lib/telemetry')
 const { log, STOP_GRACE_MS } = require('../../lib/process-io')
 const { limitPipelining } = require('./pipeline')
@@ -23,8 +24,9 @@ const PIPELINE_LIMIT = 16 // requests of one connection in the app at once (serv
  * @returns {http.Server}
  */
 function createServer (kind, config, stats, faults) {
-  // The processes of a multi-process kind (cluster or reuseport) append to shared files.
-  const store = STORES[KINDS[kind].store](config, { shared: isMultiProcess(kind) })
+  // The processes of a multi-process kind (cluster or reuseport) append to shared files; the pool
+  // kind's threads do too (its store makes them so).
+  const store = KINDS[kind].model === 'pool' ? createPoolStore(config) : STORES[KINDS[kind].store](config, { shared: isMultiProcess(kind) })
   const build = config.framework === 'http' ? createHttpApp : createApp
   const app = build({ config, store, stats, log, faults })
   const server = http.createServer({
@@ -35,6 +37,7 @@ function createServer (kind, config, stats, faults) {
     // Node checks the two timeouts above only this often (30 s by default).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
   }, limitPipelining(app, PIPELINE_LIMIT))
+  server.on('close', () => store.close?.()) // the pool's threads
   // Counted outside express so that the count costs no middleware layer. Every answer announces
   // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
   // Before express, which may answer at once.

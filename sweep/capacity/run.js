@@ -94,7 +94,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
   const { options, pools, poolSize, writeProbe, bar } = ctx
   const opened = await openServer({ cell, repeat: round }, ctx)
   const hostNames = ctx.remote ? { serverHost: ctx.remote.server?.host.text ?? '', clientHosts: ctx.remote.clients?.map((h) => h.text).join(',') ?? '' } : {}
-  const base = rowOf({ cell, repeat: round, order }, hostNames)
+  const base = rowOf({ cell, repeat: round, order }, { ...hostNames, listenMechanism: opened.placement?.row.listenMechanism ?? '' })
   const key = `${cell.id}-r${round}`
   let pool = null
   try {

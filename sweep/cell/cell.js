@@ -7,6 +7,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../../lib/config')
 const { SUMMARY, dimensionRow } = require('../../lib/dimensions')
+const { runtimeLabel } = require('../../lib/runtimes')
 const { formatHgrm, decodeHistogram } = require('../../lib/hgrm')
 const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer, storageNow } = require('./harness')
@@ -133,10 +134,10 @@ function jsonFigures (json, { storageStart = null, storageEnd = null, requests }
   }
 }
 
-/** Why the server ran another Node than the cell's, or ''. */
-function wrongNode (cell, json) {
-  const ran = [...new Set(json?.serverStats?.processes.map((p) => p.node) ?? [])].filter((v) => v && v !== cell.node)
-  return ran.length > 0 ? `the server ran Node ${ran.join(', ')}, not ${cell.node}` : ''
+/** Why the server ran another runtime (or version) than the cell's, or ''. */
+function wrongRuntime (cell, json) {
+  const ran = [...new Set(json?.serverStats?.processes.map((p) => p.runtime) ?? [])].filter((v) => v && v !== cell.runtime)
+  return ran.length > 0 ? `the server ran ${ran.map(runtimeLabel).join(', ')}, not ${runtimeLabel(cell.runtime)}` : ''
 }
 
 /**
@@ -186,10 +187,10 @@ async function runClientCell (run, ctx) {
     // A server on another host: its CPU time from its telemetry (the measured phase), not from /proc here.
     const serverCpuUs = opened.remote ? json?.serverStats?.totals.cpuUs ?? '' : groupCpuUs(server.child.pid) - cpuStart
     writeHgrms(ctx.dir, files.json, json)
-    const reason = runProblem(client, json, log, ctx.options.cellTimeout) || wrongNode(cell, json)
+    const reason = runProblem(client, json, log, ctx.options.cellTimeout) || wrongRuntime(cell, json)
     return { ...jsonFigures(json, { storageStart, storageEnd }), ...linkFields, serverCpuUs, json: json ? files.json : '', reason }
   })
   return rowOf(run, fields)
 }
 
-module.exports = { runClientCell, rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS, COLUMNS, TABLE, MARKS }
+module.exports = { runClientCell, rowOf, jsonFigures, wrongRuntime, writeHgrms, PROBLEMS, COLUMNS, TABLE, MARKS }

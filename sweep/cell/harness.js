@@ -8,6 +8,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { writeJson, openLog } = require('../results/folder')
 const { startServer } = require('./server')
+const { groupMembers } = require('./process-group')
+const { listenMechanism } = require('../../lib/listeners')
 const { mountDelayFs } = require('../../storage')
 const { writeDataSet, evict } = require('../../storage/cache')
 const { makeCgroup } = require('../../storage/cgroup')
@@ -91,8 +93,9 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
     opened.server = await startServer({
       kind: cell.kind, args, env: { ...process.env, ...setEnv, ...(options.profile && profileEnv(profileSpool(dir), process.env)) }, log,
       readyTimeout: options.readyTimeout, signal, cwd: options.profile ? profileSpool(dir) : undefined,
-      execPath: cell.nodeBin, prefix, ...(elsewhere && elsewhere.start(setEnv, args))
+      execPath: cell.runtimeBin, execArgs: cell.runtimeArgs, prefix, ...(elsewhere && elsewhere.start(setEnv, args))
     })
+    if (!elsewhere) opened.placement.row = { ...opened.placement.row, listenMechanism: mechanismOf(cell.kind, opened.server) }
   } catch (err) {
     if (signal.aborted) {
       await opened.close()
@@ -101,6 +104,16 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
     opened.error = err
   }
   return opened
+}
+
+/**
+ * How the server's processes share its port, read from the kernel once it listens (lib/listeners.js): a runtime's
+ * cluster need not be Node's (Bun's binds a socket per worker); HAProxy for the balanced kinds.
+ */
+function mechanismOf (kind, server) {
+  if (KINDS[kind].model === 'lb') return 'HAProxy'
+  const pids = groupMembers(server.child.pid).map((m) => m.pid)
+  return listenMechanism(server.port, server.child.pid, pids, { procNet: `/proc/${server.child.pid}/net` }).mechanism
 }
 
 const HERE = openData(null)

@@ -65,17 +65,18 @@ async function emptied (pgid, ms) {
  * @param {string} script
  * @param {string[]} args
  * @param {{ log: object, env?: object, stdout?: 'pipe', execPath?: string, prefix?: string[] }} how `stdout`
- *   defaults to the log; execPath is the node binary (default: the one running this process); prefix:
+ *   defaults to the log; execPath is the runtime's binary (default: the Node running this process), execArgs what goes before
+ *   the script (Deno's run -A); prefix:
  *   a command that execs node where it should run (`ip netns exec NS`, `taskset -c 0`), the pid stays
  * @returns {import('node:child_process').ChildProcess}
  */
-function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath, prefix = [], cwd }) {
+function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath, execArgs = [], prefix = [], cwd }) {
   // The child watches us through its stdin (lib/parent-watch.js): a SIGKILL of the sweep ends it too.
-  const [command, ...first] = [...prefix, execPath]
+  const [command, ...first] = [...prefix, execPath, ...execArgs]
   const child = spawn(command, [...first, script, ...args], { detached: true, cwd, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
   live.add(child)
   const node = execPath === process.execPath ? 'node' : execPath
-  const line = `${[...prefix, node].join(' ')} ${path.relative(ROOT, script)} ${args.join(' ')}`
+  const line = `${[...prefix, node, ...execArgs].join(' ')} ${path.relative(ROOT, script)} ${args.join(' ')}`
   log.write(`# ${new Date().toISOString()} started pid ${child.pid} (its own process group): ${line}\n`)
   return child
 }

@@ -31,17 +31,20 @@ function waitReady (child, log, timeoutMs, signal) {
   })
 }
 
+const serverScript = (kind) => path.join(ROOT, 'servers', `${kind}.js`)
+
 /**
  * Starts a server and waits until every worker listens; on any failure its group is stopped.
  * @param {{ kind: string, args: string[], env: object, log: object, readyTimeout: number, signal: AbortSignal,
- *   execPath?: string, prefix?: string[], script?: string, cwd?: string }} how execPath: the node binary (default: the one running
- *   the sweep); prefix: where it runs (sweep/cell/placement.js, or ssh: sweep/hosts/hosts.js remoteServer); script: default
- *   servers/KIND.js here; cwd: its working folder (default: this process's)
+ *   execPath?: string, execArgs?: string[], prefix?: string[], script?: string, cwd?: string }} how execPath: the runtime's
+ *   binary (default: the Node running the sweep), execArgs what it takes before the script (Deno's run -A); prefix: where it
+ *   runs (sweep/cell/placement.js, or ssh: sweep/hosts/hosts.js remoteServer); script: default servers/KIND.js here; cwd: its
+ *   working folder (default: this process's)
  * @returns {Promise<{ child: import('node:child_process').ChildProcess, port: number, stop(): Promise<void> }>}
  * @throws {Error} whose message says why it is not ready, or the abort reason
  */
-async function startServer ({ kind, args, env, log, readyTimeout, signal, execPath, prefix, cwd, script = path.join(ROOT, 'servers', `${kind}.js`) }) {
-  const child = spawnGroup(script, args, { log, env, stdout: 'pipe', execPath, prefix, cwd })
+async function startServer ({ kind, args, env, log, readyTimeout, signal, execPath, execArgs, prefix, cwd, script = serverScript(kind) }) {
+  const child = spawnGroup(script, args, { log, env, stdout: 'pipe', execPath, execArgs, prefix, cwd })
   const stop = () => stopGroup(child, log)
   try {
     return { child, port: await waitReady(child, log, readyTimeout, signal), stop }

@@ -10,6 +10,7 @@ const { ROOT, ConfigError, checked, runMain, loadConfig } = require('../../lib/c
 const { HOST_OPTIONS, runRemote, shellQuote, sshArgs, sshBinary, inDir } = require('../../lib/ssh')
 const { commit: localCommit } = require('./probe')
 const { usesDelayLayer } = require('../../lib/dimensions')
+const { splitId } = require('../../lib/runtimes')
 
 /**
  * The hosts a command names, each with its role.
@@ -105,7 +106,7 @@ function planRemote (options, { cells, serverHostname, clientVersion }) {
     throw new ConfigError(`--clientHosts without --serverHost: the server runs here, listening on ${serverHostname}, ` +
       'which other hosts cannot reach; --serverHostname=AN_ADDRESS_OF_THIS_MACHINE makes it listen where they can')
   }
-  const rows = checkHosts(options, { versions: { server: [...new Set(cells.map((c) => c.node))], client: [clientVersion] } })
+  const rows = checkHosts(options, { versions: { server: [...new Set(cells.map((c) => splitId(c.runtime).version))], client: [clientVersion] } })
   return {
     server: serverHost ? { host: serverHost, nodes: rows.find((r) => r.role === 'server').probe.nodes } : null,
     clients: clientHosts ?? null,
@@ -139,7 +140,7 @@ function remoteServer (remote, cell) {
       const vars = Object.entries({ WATCH_PARENT: 'stdin', ...env }).map(([k, v]) => `${k}=${v}`)
       return {
         prefix: [sshBinary() ?? 'ssh', ...sshArgs(host, inDir(remote.dir, ['env', ...vars]), { ssh: remote.ssh })],
-        execPath: shellQuote(nodes[cell.node]),
+        execPath: shellQuote(nodes[splitId(cell.runtime).version]),
         script: shellQuote(path.join(remote.dir, 'servers', `${cell.kind}.js`)),
         args: args.map(shellQuote)
       }

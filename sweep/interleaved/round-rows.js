@@ -6,7 +6,7 @@
 const path = require('node:path')
 const { serverGone, storageNow } = require('../cell/harness')
 const { endCache } = require('../cell/cache-state')
-const { rowOf, jsonFigures, wrongNode, writeHgrms, PROBLEMS } = require('../cell/cell')
+const { rowOf, jsonFigures, wrongRuntime, writeHgrms, PROBLEMS } = require('../cell/cell')
 const { writeJson, writeText } = require('../results/folder')
 const { buildReport } = require('../../client/report')
 const { formatCsv } = require('../../client/csv')
@@ -94,7 +94,7 @@ async function endCell (c, run, disturbed, ctx) {
   writeJson(path.join(ctx.dir, `${name}.json`), json)
   writeText(path.join(ctx.dir, `${name}.csv`), formatCsv(json))
   writeHgrms(ctx.dir, `${name}.json`, json)
-  const reason = diskFull(json) || c.failed || disturbed || cache.drift || problemOf(json) || wrongNode(cell, json) || serverGone(opened)
+  const reason = diskFull(json) || c.failed || disturbed || cache.drift || problemOf(json) || wrongRuntime(cell, json) || serverGone(opened)
   return rowOf(run, {
     ...placement,
     ...jsonFigures(json, { storageStart: c.roundStart.storage, storageEnd: await storageNow(opened.storage), requests }),

@@ -12,14 +12,15 @@ const { KIND_NAMES, isMultiProcess, kindProblem } = require('../../lib/kinds')
 const { runOptions, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS } = require('../plan/options')
 const { takeLists, cross } = require('../plan/lists')
 const { schedule } = require('../plan/schedule')
-const { resolveNodes } = require('../plan/nodes')
+const { resolveRuntimes } = require('../plan/runtimes')
+const { nodeSpec } = require('../../lib/node-versions')
 const { withServer, dataOf } = require('../cell/harness')
 const { writeJson } = require('../results/folder')
 
 const COLUMNS = ['cell', 'repeat', 'order', 'kind', 'nServers', 'op', 'connections', 'duration', 'pipelining',
   'valid', 'reason', 'reqPerSec', 'latencyMeanMs', 'latencyP99Ms', 'errors', 'non2xx', 'node', 'v8', 'uv', 'hosts', 'serverHost', 'clientHosts']
 const PEAK_OPTIONS = { ...RUN_OPTIONS, connections: int(1, 10000), duration: int(1, 3600), pipelining: int(1, 1000) }
-const PEAK_LISTS = { kinds: SWEEP_LISTS.kinds, nServers: SWEEP_LISTS.nServers, node: SWEEP_LISTS.node }
+const PEAK_LISTS = { kinds: SWEEP_LISTS.kinds, nServers: SWEEP_LISTS.nServers, node: nodeSpec }
 const PEAK_DEFAULTS = { rounds: 1, connections: 10, duration: 10, pipelining: 1 }
 const PEAK_NSERVERS = [1, 2, 4]
 const FILE_RECORDS = 100 // lines of `value` in each file a GET reads
@@ -36,7 +37,7 @@ function planPeak (argv) {
   const { lists, rest } = takeLists(argv, PEAK_LISTS)
   const { config, options: given } = loadConfig([...COMMON_FLAGS, ...rest], PEAK_OPTIONS)
   const options = runOptions(given, PEAK_DEFAULTS)
-  const nodes = resolveNodes(lists.node)
+  const nodes = resolveRuntimes(lists.node?.map((v) => `node@${v}`))
   const grid = { kinds: KIND_NAMES, nServers: PEAK_NSERVERS, ...lists, node: nodes.map((n) => n.node), ops: ['GET', 'POST'], rounds: options.rounds }
   const cells = new Map()
   const skipped = new Set()
@@ -48,8 +49,8 @@ function planPeak (argv) {
       continue
     }
     const id = `${combo.kind}-s${combo.nServers}${lists.node ? `-node-${combo.node.node}` : ''}-${combo.op.toLowerCase()}`
-    const { path: nodeBin, node, v8, uv } = combo.node
-    cells.set(id, { ...combo, id, node, nodeBin, v8, uv, config: { ...config, nServers: combo.nServers } })
+    const { path: runtimeBin, node, v8, uv } = combo.node
+    cells.set(id, { ...combo, id, node, runtime: `node-${node}`, runtimeBin, runtimeArgs: [], v8, uv, config: { ...config, nServers: combo.nServers } })
   }
   if (cells.size === 0) throw new ConfigError(`nothing to run: ${[...skipped].join('; ')}`)
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
@@ -59,7 +60,7 @@ function planPeak (argv) {
   const remote = planRemote(options, { cells: [...cells.values()], serverHostname: config.serverHostname, clientVersion: process.version })
   const runs = schedule([...cells.values()], options.rounds, options.seed)
   return { command: 'peak', config, options, grid, runs, remote,
-    envExtra: { latencyUnit: LATENCY_UNIT, nodes, skipped: [...skipped], ...(remote && { hosts: remote.checked }) } }
+    envExtra: { latencyUnit: LATENCY_UNIT, runtimes: nodes, skipped: [...skipped], ...(remote && { hosts: remote.checked }) } }
 }
 
 // The load from the client hosts: each runs a shard of the connections (sweep/peak/worker.js), all

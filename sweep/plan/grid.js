@@ -5,12 +5,12 @@
 
 const { loadConfig, ConfigError, checked, oneOf } = require('../../lib/config')
 const { KINDS, KIND_NAMES, isMultiProcess, kindProblem, fsyncProblem } = require('../../lib/kinds')
-const { SUFFIXES, MOOT, CONFIG_KEYS, firstValues, usesDelayLayer } = require('../../lib/dimensions')
+const { SUFFIXES, MOOT, CONFIG_KEYS, VALIDATORS, firstValues, usesDelayLayer, valueLabel } = require('../../lib/dimensions')
 const { aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { planStorage, coldProblem } = require('./storage')
 const { schedule } = require('./schedule')
-const { resolveNodes, resolveClientNode } = require('./nodes')
+const { resolveRuntimes, resolveClientNode } = require('./runtimes')
 const { checkFuse } = require('../../storage')
 const { placementProblem } = require('../cell/placement')
 const { planRemote } = require('../hosts/hosts')
@@ -20,7 +20,7 @@ const kind = oneOf(...KIND_NAMES)
 
 /**
  * The id of a cell, e.g. async-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -d1000, -qd64,
- * -api-promise, -fw-http, -iou1, -fs-each, -node-v24.21.0, -cpu-split, -rtt1 for optional dimensions
+ * -api-promise, -fw-http, -iou1, -fs-each, -node-v24.21.0 or -bun-1.4.5, -cpu-split, -rtt1 for optional dimensions
  * given, in that order (none for one moot for the cell: -api- for a sync kind, -qd for a plain folder,
  * -lb- for a kind without HAProxy), plus -A or -B for a variant of the A/A cell.
  * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
@@ -53,6 +53,26 @@ function planSlice ({ slice }, lists, serverHost) {
   const which = `${slice.kinds ? `${slice.kinds.join(' and ')} ` : ''}at ioDelay ${slice.ioDelay.join(', ')}`
   if (why) return { slice: null, notes: [`skipped the storage-latency slice (${which}): ${why}`] }
   return { slice, notes: [] }
+}
+
+/**
+ * Takes --node out of the lists: --node=24,26 is --runtime=node@24,node@26 (after any --runtime values).
+ * @param {{ lists: object, rest: string[] }} taken from takeLists
+ * @returns {{ lists: object, rest: string[] }}
+ */
+function takeRuntimes ({ lists: { node, ...lists }, rest }) {
+  if (node) lists.runtime = [...new Set([...(lists.runtime ?? []), ...node.map((v) => `node@${v}`)])]
+  return { lists, rest }
+}
+
+/** Refuses what only Node's servers can do: --profile (V8's inspector and perf maps) and a server on another host. */
+function refuseRuntimes (runtimes, options) {
+  const other = runtimes.find((r) => r.name !== 'node')
+  if (!other) return
+  if (options.profile) throw new ConfigError(`--profile profiles Node servers (V8's inspector and its perf map); ${other.id} is not Node`)
+  if (options.serverHost) {
+    throw new ConfigError(`--serverHost: a server on another host runs on that host's Node (its .node-cache/); ${other.id} is not Node`)
+  }
 }
 
 const PROFILE_KEYS = ['profile', 'profileRounds'] // run takes them too (sweep/cell/profiled.js)
@@ -90,7 +110,7 @@ function checkFlags ({ measure, rounds }, given) {
  */
 function planCells (preset, argv, runKind) {
   const { command } = preset
-  const { lists, rest } = takeLists(argv, SWEEP_LISTS)
+  const { lists, rest } = takeRuntimes(takeLists(argv, SWEEP_LISTS))
   const stored = planStorage({
     lists: { storage: preset.lists.storage, ...lists }, slice: preset.slice && !lists.ioDelay ? preset.slice : null, argv: rest, measure: preset.measure
   })
@@ -98,7 +118,8 @@ function planCells (preset, argv, runKind) {
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
   checkFlags(preset, given)
   const options = runOptions(given, { ...preset.rounds, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa(), command })
-  const nodes = resolveNodes(lists.node ?? preset.node?.())
+  const runtimes = resolveRuntimes(lists.runtime ?? preset.runtime?.())
+  refuseRuntimes(runtimes, options)
   options.clientNode = resolveClientNode(options.clientNode)
   const grid = {
     ...firstValues(config),
@@ -106,11 +127,11 @@ function planCells (preset, argv, runKind) {
     ...preset.lists,
     ...lists,
     storage: stored.storage,
-    node: nodes.map((n) => n.node),
+    runtime: runtimes.map((r) => r.id),
     rounds: options.rounds,
     aa: options.aa
   }
-  const dims = (g) => Object.keys(SWEEP_LISTS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
+  const dims = (g) => Object.keys(VALIDATORS).map((d) => [d === 'kinds' ? 'kind' : d, g[d]])
   // A balanced kind asked for by name needs HAProxy; one in a preset's list is left out, saying why.
   const asked = (lists.kinds || runKind !== undefined) && grid.kinds.find((k) => KINDS[k].model === 'lb')
   const noHaproxy = asked && kindProblem(asked)
@@ -118,7 +139,7 @@ function planCells (preset, argv, runKind) {
   const placement = placementProblem({ hosts: options.hosts, rtts: grid.rtt, cpusets: grid.cpuset })
   if (placement) throw new ConfigError(placement)
   const { slice, notes } = planSlice(preset, lists, options.serverHost)
-  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || preset.lists[d] || (d === 'node' && preset.node))
+  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || preset.lists[d] || (d === 'runtime' && preset.runtime))
   const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
@@ -132,17 +153,18 @@ function planCells (preset, argv, runKind) {
     for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
-    const problem = kindProblem(combo.kind, { version: combo.node })
+    const runtime = runtimes.find((r) => r.id === combo.runtime)
+    const problem = kindProblem(combo.kind, { version: runtime.node })
     if (problem) {
-      cannot.set(KINDS[combo.kind].model === 'lb' ? combo.kind : `${combo.kind} on Node ${combo.node}`, problem)
+      cannot.set(KINDS[combo.kind].model === 'lb' ? combo.kind : `${combo.kind} on ${valueLabel('runtime', combo.runtime)}`, problem)
       continue
     }
     const value = lists.valueBytes ? sizedValue(config.value, combo.valueBytes) : config.value
     // The config keys among the dimensions reach the server as its config (a moot one as the default).
     const cellFlags = [...CONFIG_KEYS.map((key) => `--${key}=${combo[key] === '' ? config[key] : combo[key]}`), `--value=${value}`]
     try {
-      const node = nodes.find((n) => n.node === combo.node)
-      cells.set(id, { ...combo, id, nodeBin: node.path, v8: node.v8, uv: node.uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
+      const { path, args, v8, uv } = runtime
+      cells.set(id, { ...combo, id, runtimeBin: path, runtimeArgs: args, v8, uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
@@ -169,7 +191,7 @@ function planCells (preset, argv, runKind) {
     throw new ConfigError(`--fileBytes: the data set is written on this host; the server runs on ${options.serverHost.text}`)
   }
   const interleaved = preset.measure !== 'sequence'
-  return { command, config, options, grid, notes, remote, envExtra: { nodes, skipped, ...(remote && { hosts: remote.checked }) },
+  return { command, config, options, grid, notes, remote, envExtra: { runtimes, skipped, ...(remote && { hosts: remote.checked }) },
     ...(interleaved ? { cells: [...cells.values()] } : { runs: schedule([...cells.values()], options.rounds, options.seed) }) }
 }
 

@@ -56,8 +56,8 @@ const rateList = Object.assign((v) => String(v).split(',').map((part, k, parts) 
 const CAPACITY_OPTIONS = { slo: parseSlo, precision: share(0, 1), startRate: int(1, 1000000), endRate: int(1, 1000000), probe: int(1, 60), rates: rateList }
 /** Every flag of sweep, quick, versions, capacity and run but the list flags. */
 const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, ...CAPACITY_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
-/** The list flags: one per dimension of lib/dimensions.js. */
-const SWEEP_LISTS = VALIDATORS
+/** The list flags: one per dimension of lib/dimensions.js, and --node, which is --runtime=node@... (sweep/plan/grid.js). */
+const SWEEP_LISTS = { ...VALIDATORS, node: nodeSpec }
 /** A free port for every server, unless the user names one. */
 const COMMON_FLAGS = ['--serverPort=0']
 

@@ -44,7 +44,10 @@ const flagsIn = (cell) => [...cell.matchAll(/`--([A-Za-z]+)/g)].map((m) => m[1])
 const missing = (from, within) => [...new Set(from)].filter((x) => !within.includes(x))
 
 // What each command writes as summary.csv (sweep/index.js: the runner of each command).
-const HEADERS = { sweep: SWEEP_COLUMNS, quick: SWEEP_COLUMNS, versions: SWEEP_COLUMNS, run: SWEEP_COLUMNS, capacity: CAPACITY_COLUMNS, peak: PEAK_COLUMNS }
+const HEADERS = {
+  sweep: SWEEP_COLUMNS, quick: SWEEP_COLUMNS, versions: SWEEP_COLUMNS, runtimes: SWEEP_COLUMNS, run: SWEEP_COLUMNS,
+  capacity: CAPACITY_COLUMNS, peak: PEAK_COLUMNS
+}
 
 t.test('summary.csv: each command\'s header in REFERENCE is the one it writes, column for column', async (t) => {
   const documented = {}
@@ -196,7 +199,7 @@ function blocks () {
 t.test('what REFERENCE\'s prose says of a command\'s defaults is what the command runs with', async (t) => {
   let checked = 0
   for (const text of blocks()) {
-    const commands = [...new Set([...text.matchAll(/\.\/run_benchmark\.sh (sweep|quick|versions|capacity)\b/g)].map((m) => m[1]))]
+    const commands = [...new Set([...text.matchAll(/\.\/run_benchmark\.sh (sweep|quick|versions|runtimes|capacity)\b/g)].map((m) => m[1]))]
     if (commands.length !== 1) continue
     const [command] = commands
     for (const [key, [pattern, value]] of Object.entries(CLAIMS)) {
@@ -218,7 +221,8 @@ function remade (id) {
   const optional = []
   let tail = rest
   for (const [d, suffix] of Object.entries(SUFFIXES)) {
-    const m = new RegExp(`^-${suffix}([^-]+)`).exec(tail)
+    // The runtime has no suffix of its own: its id is node-v24.21.0, bun-1.4.5.
+    const m = new RegExp(suffix === '' ? '^-((?:node|bun|deno)-[^-]+)' : `^-${suffix}([^-]+)`).exec(tail)
     if (!m) continue
     cell[d] = m[1]
     optional.push(d)

@@ -6,12 +6,16 @@ const { KINDS, KIND_NAMES, isMultiProcess, kindOf, kindProblem, reusePortProblem
 const { checkHaproxy } = require('../../lib/haproxy-check')
 
 t.test('every kind is a store and a process model, and each pair has exactly one kind', async (t) => {
-  t.same(KIND_NAMES, ['sync', 'async', 'sync-cluster', 'async-cluster', 'sync-reuseport', 'async-reuseport', 'sync-lb', 'async-lb'])
+  t.same(KIND_NAMES, ['sync', 'async', 'sync-cluster', 'async-cluster', 'sync-reuseport', 'async-reuseport', 'sync-lb', 'async-lb', 'sync-pool'])
   for (const store of ['sync', 'async']) {
-    for (const model of ['single', 'cluster', 'reuseport', 'lb']) {
+    for (const model of ['single', 'cluster', 'reuseport', 'lb', 'pool']) {
       const kind = kindOf(store, model)
+      if (store === 'async' && model === 'pool') {
+        t.equal(kind, undefined, 'no async pool: an async store does not block its thread')
+        continue
+      }
       t.same(KINDS[kind], { store, model }, `${store} × ${model} is ${kind}`)
-      t.equal(isMultiProcess(kind), model !== 'single')
+      t.equal(isMultiProcess(kind), model !== 'single', `${kind}: nServers applies`)
     }
   }
   t.equal(kindOf('sync', 'balancer'), undefined)
@@ -45,12 +49,15 @@ t.test('fsync=group is for the async kinds only, and says why', async (t) => {
     if (KINDS[kind].store === 'async') t.equal(fsyncProblem(kind, 'group'), null, `${kind} groups flushes`)
     else t.match(fsyncProblem(kind, 'group'), `fsync=group needs an async kind: a ${kind} server handles one request at a time`)
   }
+  t.match(fsyncProblem('sync-pool', 'group'), 'handles one request at a time per thread')
 })
 
 t.test('every kind and process count has one wording, and every pair of kinds a label that tells the models apart', async (t) => {
   t.same(KIND_NAMES.map((k) => modelLabel(k, 2)), ['2 processes', '2 processes', 'cluster of 2 workers', 'cluster of 2 workers',
-    '2 reusePort processes', '2 reusePort processes', '2 backends behind HAProxy', '2 backends behind HAProxy'].map((l, i) => (i < 2 ? '1 process' : l)))
+    '2 reusePort processes', '2 reusePort processes', '2 backends behind HAProxy', '2 backends behind HAProxy', 'pool of 2 threads']
+    .map((l, i) => (i < 2 ? '1 process' : l)))
   t.equal(modelLabel('sync-cluster', 1), 'cluster of 1 worker')
+  t.equal(modelLabel('sync-pool', 1), 'pool of 1 thread')
   t.equal(modelLabel('async-lb', 1), '1 backend behind HAProxy')
   const labels = new Set()
   for (const a of KIND_NAMES) {
@@ -65,4 +72,5 @@ t.test('every kind and process count has one wording, and every pair of kinds a 
   t.equal(pairLabel({ kind: 'sync-lb', nServers: 2 }, { kind: 'sync', nServers: 1 }), 'sync: 2 backends behind HAProxy vs 1 process')
   t.equal(pairLabel({ kind: 'sync-reuseport', nServers: 2 }, { kind: 'sync-cluster', nServers: 2 }), 'sync: 2 reusePort processes vs cluster of 2 workers')
   t.equal(pairLabel({ kind: 'sync-cluster', nServers: 2 }, { kind: 'async', nServers: 1 }), 'sync, cluster of 2 workers vs async, 1 process')
+  t.equal(pairLabel({ kind: 'sync-pool', nServers: 2 }, { kind: 'sync', nServers: 1 }), 'sync: pool of 2 threads vs 1 process')
 })

@@ -1,7 +1,7 @@
 'use strict'
 // Which binary a --node value names: major and full versions from the cache (installed into it
 // when missing, through npm), system, a path, and bad values; the install's staging and checks.
-// npm is a stand-in here (test/fixtures/fake-node.js); test/lib/node-install.test.js uses the registry.
+// The registry is one of our own here (test/fixtures/fake-registry.js); test/lib/node-install.test.js uses npm's.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -9,7 +9,8 @@ const t = require('tap')
 const { ConfigError } = require('../../lib/config')
 const { parseNodeSpec, resolveNode, cachedNodes, probeNode, systemNode, binaryIn } = require('../../lib/node-versions')
 const { installNode } = require('../../lib/node-install')
-const { fakeNode, fakeCache, fakeNpm } = require('../fixtures/fake-node')
+const { fakeNode, fakeCache } = require('../fixtures/fake-node')
+const { packTarball, startRegistry } = require('../fixtures/fake-registry')
 
 t.test('a --node value is a major, a full version, system or a path; anything else is refused', async (t) => {
   t.same(parseNodeSpec('24'), { text: '24', type: 'major', version: '24' })
@@ -53,11 +54,11 @@ t.test('system is the node on PATH and a path is that binary, each with its vers
 })
 
 t.test('a version not in the cache is installed there, with one line saying so; a second time it is found', async (t) => {
-  const root = t.testdir({ cache: {} })
+  const root = t.testdir({ cache: {}, npm: {} })
+  const registry = await nodeRegistry(t, root, { 'v98.0.1': 'v98.0.1', 'v98.2.0': 'v98.2.0', 'v99.1.0': 'v99.1.0' })
   const cacheDir = path.join(root, 'cache')
-  const npm = fakeNpm(root, { versions: ['v98.0.1', 'v98.2.0', 'v99.1.0'] })
   const lines = []
-  const install = (range, how) => installNode(range, { ...how, npm })
+  const install = (range, how) => installNode(range, { ...how, registry })
   const got = resolveNode('98', { cacheDir, install, notify: (l) => lines.push(l) })
   t.match(got, { source: 'installed', node: 'v98.2.0', path: binaryIn(path.join(cacheDir, 'v98.2.0')) })
   t.equal(lines.length, 2)
@@ -65,18 +66,31 @@ t.test('a version not in the cache is installed there, with one line saying so; 
   t.match(lines[1], /^installing node-\w+-\w+@98\.2\.0 into .*v98\.2\.0$/)
   t.same(fs.readdirSync(cacheDir), ['v98.2.0'], 'no stage is left')
   t.match(resolveNode('98', { cacheDir, install: () => { throw new Error('must not install') } }), { source: 'cache', node: 'v98.2.0' })
-  t.same(installNode('98', { cacheDir, npm }), { version: 'v98.2.0', path: got.path, installed: false }, 'install says it is there already')
+  t.same(installNode('98', { cacheDir, registry }), { version: 'v98.2.0', path: got.path, installed: false }, 'install says it is there already')
 })
 
 t.test('a version that cannot be had names it, and leaves the cache as it was', async (t) => {
-  const root = t.testdir({ cache: {} })
+  const root = t.testdir({ cache: {}, npm: {} })
+  const registry = await nodeRegistry(t, root, { 'v99.1.0': 'v99.0.0' })
   const cacheDir = path.join(root, 'cache')
-  const npm = fakeNpm(root, { versions: ['v99.1.0'], reports: { 'v99.1.0': 'v99.0.0' } })
-  const install = (range, how) => installNode(range, { ...how, npm })
+  const install = (range, how) => installNode(range, { ...how, registry })
   const quiet = () => {}
   t.throws(() => resolveNode('95', { cacheDir, install, notify: quiet }),
-    { constructor: ConfigError, message: /^--node 95: Node 95 cannot be had: the npm registry has no node-\w+-\w+@95 \(E404\)$/ })
+    { constructor: ConfigError, message: /^--node 95: Node 95 cannot be had: the npm registry has no node-\w+-\w+@95 \((E404|ETARGET)\)$/ })
   t.throws(() => resolveNode('99.1.0', { cacheDir, install, notify: quiet }),
     /^--node 99\.1\.0: Node v99\.1\.0 cannot be had: the installed binary reports v99\.0\.0, not v99\.1\.0$/)
   t.same(fs.readdirSync(cacheDir), [])
 })
+
+// A registry (test/fixtures/fake-registry.js) of node-<os>-<arch> packages: version → the version its binary reports.
+async function nodeRegistry (t, root, reports) {
+  process.env.npm_config_cache = path.join(root, 'npm') // this test's own npm cache
+  t.teardown(() => { delete process.env.npm_config_cache })
+  const pkg = `node-${process.platform}-${process.arch}`
+  const script = (version) => fs.readFileSync(fakeNode(path.join(root, 'bin', version), version), 'utf8')
+  const versions = Object.fromEntries(Object.entries(reports).map(([version, says]) => [version.slice(1), {
+    tarball: packTarball(path.join(root, `${version}.tgz`),
+      { 'package.json': JSON.stringify({ name: pkg, version: version.slice(1) }), 'bin/node': script(says) })
+  }]))
+  return startRegistry(t, root, { [pkg]: versions })
+}

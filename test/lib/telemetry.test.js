@@ -3,7 +3,7 @@
 
 const t = require('tap')
 const { KINDS, startServer, request } = require('../fixtures/server')
-const { isMultiProcess } = require('../../lib/kinds')
+const { isMultiProcess, KINDS: KIND_MODELS } = require('../../lib/kinds')
 const { summarize, createMonitor } = require('../../lib/telemetry')
 
 const snap = (role, requests, utilization = 0.5) => ({ role, requests, utilization, cpuUs: { user: 10, system: 5 } })
@@ -72,7 +72,7 @@ for (const kind of KINDS) {
     t.equal(res.status, 200)
     t.match(res.headers['content-type'], /^application\/json/)
     const stats = JSON.parse(res.body)
-    const cluster = isMultiProcess(kind)
+    const cluster = isMultiProcess(kind) && KIND_MODELS[kind].model !== 'pool' // a pool's threads are one process
     t.equal(stats.kind, kind)
     t.same(stats.processes.map((p) => p.role).sort(), cluster ? ['primary', 'worker', 'worker'] : ['single'])
     t.equal(stats.totals.requests, 55, 'total = requests sent after the reset, bad ones included, /_stats excluded')

@@ -208,7 +208,7 @@ t.test('a missing or malformed input gives an Error naming the file', async (t) 
       /summary\.csv line 2: opsPerSec must be a number, got "fast"/],
     ['an unknown kind', (dir) => edit(dir, (s) => s.replace(',sync,', ',../../x,')),
       new RegExp('summary\\.csv line 2: kind must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, ' +
-        'sync-lb, async-lb, got "\\.\\./\\.\\./x"')],
+        'sync-lb, async-lb, sync-pool, got "\\.\\./\\.\\./x"')],
     ['a bad flag', (dir) => edit(dir, (s) => s.replace(',false,true,', ',false,yes,')),
       /summary\.csv line 2: valid must be true or false, got "yes"/],
     ['a missing cell JSON', remove('cells/c02-r2.json'), /c02-r2\.json: ENOENT/]

@@ -1,6 +1,6 @@
 'use strict'
-// Concurrent POSTs to one key through 2 worker processes (cluster and reusePort): every record
-// lands exactly once, whole.
+// Concurrent POSTs to one key through 2 worker processes (cluster and reusePort) or 2 pool threads
+// (sync-pool): every record lands exactly once, whole.
 
 const t = require('tap')
 const fs = require('node:fs')

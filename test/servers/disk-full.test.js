@@ -20,7 +20,7 @@ const CLIENT = ['--nOperations=2000', '--readsPerWrite=1', '--nClients=2', '--nF
 const snapshot = (dir) => Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f))]))
 
 for (const kind of KINDS) {
-  const cluster = isMultiProcess(kind) // cluster or reuseport: processes appending to shared files
+  const cluster = isMultiProcess(kind) // cluster or reuseport processes, or pool threads, appending to shared files
   t.test(`${kind}: a full disk answers 507, loses nothing, tears nothing, and logs a few lines`, async (t) => {
     const disk = mountTmpfs(t)
     if (!disk) return

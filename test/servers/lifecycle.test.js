@@ -6,10 +6,12 @@ const t = require('tap')
 const fs = require('node:fs')
 const net = require('node:net')
 const { KINDS, spawnServer, startServer, request, isAlive } = require('../fixtures/server')
-const { isMultiProcess } = require('../../lib/kinds')
+const { KINDS: MODELS, isMultiProcess } = require('../../lib/kinds')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const childrenOf = (pid) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+// The kinds whose nServers are processes of their own (sync-pool's are threads: test/servers/pool.test.js).
+const forks = (kind) => isMultiProcess(kind) && MODELS[kind].model !== 'pool'
 async function until (what, check, ms = 8000) {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (check()) return
   throw new Error(`timed out waiting for ${what}`)
@@ -47,7 +49,7 @@ for (const kind of KINDS) {
   })
 }
 
-for (const kind of KINDS.filter(isMultiProcess)) {
+for (const kind of KINDS.filter(forks)) {
   t.test(`${kind}: a killed worker is re-forked and the server keeps answering`, async (t) => {
     const srv = await startServer(t, kind, { dataPath: t.testdir() })
     const [victim, other] = childrenOf(srv.pid)

@@ -16,7 +16,7 @@ const { mountTmpfs, fillDisk } = require('../fixtures/tmpfs')
 
 const FULL = process.env.CHAOS === 'full'
 const pick = (small, full) => (FULL ? full : small)
-const ALL = ['sync', 'async', 'sync-cluster', 'async-cluster']
+const ALL = ['sync', 'async', 'sync-cluster', 'async-cluster', 'sync-pool']
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const childrenOf = (pid) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
 // An open loop: the run lasts nOperations / rate seconds whatever the fault does to the server.
@@ -84,7 +84,7 @@ for (const kind of pick(['sync-cluster'], ['sync-cluster', 'async-cluster'])) {
   })
 }
 
-for (const kind of pick(['async'], ALL)) {
+for (const kind of pick(['async', 'sync-pool'], ALL)) {
   t.test(`kill the server (${kind}): the client counts refused and reset requests, finishes, exits 1; ` +
     'what was acknowledged is there, nothing torn; no process left', async (t) => {
     let serverGone
@@ -190,7 +190,7 @@ t.test('fill the disk (a 256 KiB tmpfs): rows invalid with reason "disk full", t
   t.same((await allGone(disk)).left, [], 'no stray process')
 })
 
-for (const kind of pick(['sync-cluster'], ALL)) {
+for (const kind of pick(['sync-cluster', 'sync-pool'], ALL)) {
   t.test(`remove the data folder mid-run (${kind}): PUTs get 500 and GETs 404, the log says "the data folder is gone" once then counts; ` +
     'the client exits 1 and reports the records gone with the folder as lost; recreating it makes PUTs succeed', async (t) => {
     const startedAt = Date.now()

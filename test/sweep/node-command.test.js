@@ -7,10 +7,11 @@ const t = require('tap')
 const { runSweep } = require('../fixtures/sweep-run')
 const { cachedNodes, probeNode, systemNode } = require('../../lib/node-versions')
 const { lineStatus } = require('../../lib/node-lines')
+const { cachedRuntimes } = require('../../lib/runtimes')
 
 const OFFLINE = { npm_config_registry: 'http://127.0.0.1:9/' }
 
-t.test('node list shows each cached version and the system node with its line status', async (t) => {
+t.test('node list shows each cached version and the system node with its line status, then Bun and Deno', async (t) => {
   const { code, stdout } = await runSweep(t, ['node', 'list'])
   t.equal(code, 0)
   const lines = stdout.trim().split('\n').filter(Boolean)
@@ -20,6 +21,7 @@ t.test('node list shows each cached version and the system node with its line st
     const { node } = probeNode(system)
     expected.push(`${node}\t${lineStatus(Number(node.split('.')[0].slice(1)))}\tsystem ${system}`)
   }
+  for (const name of ['bun', 'deno']) for (const r of cachedRuntimes(name)) expected.push(`${name}-${r.version}\t${name}\t${r.path}`)
   t.same(lines, expected)
 })
 
@@ -27,7 +29,7 @@ t.test('node install of a version that cannot be had exits 2 naming it; bad argu
   const off = await runSweep(t, ['node', 'install', '99.0.0'], { env: OFFLINE })
   t.equal(off.code, 2)
   t.equal(off.stdout, '')
-  t.equal(off.stderr, 'node v99.0.0: cannot be had: cannot reach the npm registry (ECONNREFUSED) for ' +
+  t.equal(off.stderr, 'node 99.0.0: cannot be had: cannot reach the npm registry (ECONNREFUSED) for ' +
     `node-${process.platform}-${process.arch}@99.0.0\n`)
   for (const args of [['node', 'remove', '24'], ['node', 'install', 'x'], ['node', 'list', '24']]) {
     const { code, stderr } = await runSweep(t, args)
@@ -41,14 +43,14 @@ t.test('a --node or --clientNode value that cannot be had exits 2 naming it, and
   const results = `--results=${path.join(root, 'results')}`
   const missing = await runSweep(t, ['run', 'sync', '--node=system,99.0.0', results], { env: OFFLINE })
   t.equal(missing.code, 2)
-  t.match(missing.stderr, /^--node 99\.0\.0: Node v99\.0\.0 is not in .*; installing it from the npm registry\n/)
-  t.match(missing.stderr,
-    /\nrun_benchmark\.sh: --node 99\.0\.0: Node v99\.0\.0 cannot be had: cannot reach the npm registry \(ECONNREFUSED\) for node-\w+-\w+@99\.0\.0\n$/)
+  t.match(missing.stderr, /^--runtime node@99\.0\.0: Node v99\.0\.0 is not in .*; installing it from the npm registry\n/)
+  t.match(missing.stderr, new RegExp('\\nrun_benchmark\\.sh: --runtime node@99\\.0\\.0: Node v99\\.0\\.0 cannot be had: ' +
+    'cannot reach the npm registry \\(ECONNREFUSED\\) for node-\\w+-\\w+@99\\.0\\.0\\n$'))
   for (const [args, message] of [
     [['quick', '--node=24,soon'], new RegExp('^run_benchmark\\.sh: --node must be a major version \\(24\\), a full version \\(24\\.21\\.0\\), ' +
       'system, or a path to a node binary, got "soon" in "24,soon"\\n$')],
     [['run', 'sync', '--node=/nonexistent/node'],
-      /^run_benchmark\.sh: --node \/nonexistent\/node: \/nonexistent\/node is not a working node binary: ENOENT\n$/],
+      /^run_benchmark\.sh: --runtime node@\/nonexistent\/node: \/nonexistent\/node is not a working node binary: ENOENT\n$/],
     [['run', 'sync', '--clientNode=24,26'], /^run_benchmark\.sh: --clientNode must be a major version .*, got "24,26"\n$/],
     [['peak', '--node=x'], /^run_benchmark\.sh: --node must be a major version/]
   ]) {

@@ -19,7 +19,8 @@ const ALL = Object.keys(PROVIDES)
 const HALF = ['pkg-config', 'gcc', 'make', 'iproute2', 'fio', 'vmtouch', 'linux-perf', 'openssh-client'] // a machine that lacks the other five
 
 // A fake machine with these packages (and dnf instead of apt-get when asked); log: apt-get's calls, one line each.
-function fakeMachine (t, packages, { isRoot = true, aptGet = true, dnf = false, aptFails = false, fuse = null } = {}) {
+// runtimes: the Bun and Deno versions cached ({ bun: '1.4.5' }); an install puts 9.9.9 there, or fails without a registry.
+function fakeMachine (t, packages, { isRoot = true, aptGet = true, dnf = false, aptFails = false, fuse = null, runtimes = {}, registry = true } = {}) {
   const dir = t.testdir({ bin: {}, lib: {} })
   const bin = path.join(dir, 'bin')
   const log = path.join(dir, 'apt-get.log')
@@ -42,7 +43,14 @@ function fakeMachine (t, packages, { isRoot = true, aptGet = true, dnf = false, 
   if (dnf) tool('dnf', 'exit 0')
   const built = []
   const build = () => { built.push(1); return path.join(ROOT, 'storage', 'build', 'delayfs') }
-  const machine = localMachine({ env: { PATH: bin }, sbin: [], isRoot, fuse: () => fuse, build })
+  const cache = { ...runtimes }
+  const fetchRuntime = (name) => {
+    if (!registry) throw new Error(`cannot reach the npm registry (ENOTFOUND) for ${name}`)
+    cache[name] = '9.9.9'
+    return cache[name]
+  }
+  const runtimesHere = { cached: (name) => cache[name] ?? null, install: fetchRuntime }
+  const machine = localMachine({ env: { PATH: bin }, sbin: [], isRoot, fuse: () => fuse, build, runtimes: runtimesHere })
   const calls = () => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []
   return { machine, calls, built }
 }
@@ -139,8 +147,25 @@ t.test('a failing apt-get exits 1 with its message and builds nothing', async (t
   t.equal(res.status, 1)
   t.match(res.err, /apt-get install failed \(exit 100\):\nReading package lists...\nE: Unable to locate package chromium$/)
   t.equal(calls().length, 2, 'update, then the install that failed')
-  t.notMatch(res.out, /^installed/m, 'nothing said to be installed')
+  t.notMatch(res.out, /^installed(?! +--runtime)/m, 'no package said to be installed')
   t.same(built, [])
+})
+
+t.test('Bun and Deno go into the cache from the registry: present ones are said, missing ones installed, none without a registry', async (t) => {
+  const line = (status, name, version) => new RegExp(`^${status} +--runtime=${name} \\([A-Z][a-z]+, from the npm registry into \\.node-cache/\\)` +
+    `${version ? `: ${name}-${version.replace(/\./g, '\\.')}` : ''}$`, 'm')
+  const cached = setup(fakeMachine(t, ALL, { runtimes: { bun: '1.4.5' } }).machine)
+  t.equal(cached.status, 0)
+  t.match(cached.out, line('present', 'bun', '1.4.5'))
+  t.match(cached.out, line('installed', 'deno', '9.9.9'), 'the missing one installed')
+  const checked = setup(fakeMachine(t, ALL).machine, true)
+  t.equal(checked.status, 0, '--check: runtimes are not system packages, so their absence is no failure')
+  t.match(checked.out, line('missing', 'bun'))
+  t.notMatch(checked.out, /^installed/m, '--check installs nothing')
+  const offline = setup(fakeMachine(t, ALL, { registry: false }).machine)
+  t.equal(offline.status, 0, 'no registry: a note each, and the rest still passes')
+  t.match(offline.out, /^note +--runtime=bun .* cannot be installed: cannot reach the npm registry \(ENOTFOUND\) for bun$/m)
+  t.match(offline.out, /^note +--runtime=deno /m)
 })
 
 t.test('where FUSE cannot mount, setup says so in a note, builds nothing and still exits 0', async (t) => {

@@ -74,7 +74,7 @@ t.test('a small sweep writes every file of the results folder, all valid, with t
     t.equal(row.nServers, row.kind === 'sync' ? '1' : '2')
     t.equal(row.variant, row.cell === `${aa}-B` ? 'B' : '', `${row.cell} variant`)
     t.match(row, { uvThreadpoolSize: String(uvThreadpoolSize()), schedPolicy: 'none' }, 'the effective thread-pool size, the policy given')
-    t.match(row, { node: env.node, v8: /^\d+\./, uv: /^1\./ }, 'without --node every cell runs on the sweep\'s Node, and says which')
+    t.match(row, { runtime: `node-${env.node}`, v8: /^\d+\./, uv: /^1\./ }, 'without --node every cell runs on the sweep\'s Node, and says which')
     const name = `cells/${row.cell}-r${row.repeat}`
     t.equal(row.json, `${name}.json`)
     const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
@@ -225,7 +225,7 @@ t.test('a bad flag exits 2 with one line naming the flag and value, and writes n
   for (const [args, message] of [
     [['quick', '--nClients=1,zero'], /--nClients must be an integer from 1 to 256, got "zero" in "1,zero"/],
     [['sweep', '--kinds=sync,fast'],
-      /--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "fast"/],
+      /--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, sync-pool, got "fast"/],
     [['quick', '--rounds=0'], /--rounds must be an integer from 1 to 1000, got "0"/],
     [['quick', '--repeats=3'], /--repeats is now --rounds/],
     [['quick', '--budget=soon'], /--budget must be a duration above 0/],

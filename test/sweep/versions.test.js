@@ -36,10 +36,10 @@ t.test(`a sweep over system and Node ${major} runs every cell on its version and
   t.equal(code, 0, stderr)
   const dir = resultsDir(path.join(root, 'results'))
   const env = JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8'))
-  const [sys, lts] = env.nodes
-  t.match(sys, { spec: 'system', source: 'system', ...system })
-  t.match(lts, { spec: major, node: new RegExp(`^v${major}\\.`), v8: String, uv: String })
-  t.same(env.grid.node, [sys.node, lts.node])
+  const [sys, lts] = env.runtimes
+  t.match(sys, { spec: 'node@system', source: 'system', ...system, id: `node-${system.node}` })
+  t.match(lts, { spec: `node@${major}`, node: new RegExp(`^v${major}\\.`), v8: String, uv: String })
+  t.same(env.grid.runtime, [sys.id, lts.id])
   t.match(env.options.clientNode, { spec: 'sweep', node: system.node })
   if (reusePortProblem({ version: sys.node })) t.match(stderr, `skipped sync-reuseport on Node ${sys.node}: `)
 
@@ -48,10 +48,10 @@ t.test(`a sweep over system and Node ${major} runs every cell on its version and
     .map((c) => `${c}-c2-node-${n.node}`))
   t.same(rows.map((r) => r.cell).sort(), expected.sort())
   for (const row of rows) {
-    const node = row.node === sys.node ? sys : lts
-    t.match(row, { valid: 'true', node: node.node, v8: node.v8, uv: node.uv }, `${row.cell} names its Node`)
+    const node = row.runtime === sys.id ? sys : lts
+    t.match(row, { valid: 'true', runtime: node.id, v8: node.v8, uv: node.uv }, `${row.cell} names its Node`)
     const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
-    t.same([...new Set(json.serverStats.processes.map((p) => p.node))], [node.node], `${row.cell}: every server process ran ${node.node}`)
+    t.same([...new Set(json.serverStats.processes.map((p) => p.runtime))], [node.id], `${row.cell}: every server process ran ${node.node}`)
     t.equal(json.env.node, system.node, `${row.cell}: the client ran on the sweep's Node`)
     const log = fs.readFileSync(path.join(dir, `cells/${row.cell}.log`), 'utf8')
     if (node === lts) t.match(log, `: ${lts.path} servers/${row.kind}.js --config=`, `${row.cell}: the log names the binary`)

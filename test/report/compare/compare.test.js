@@ -57,7 +57,7 @@ t.test('a folder made with --node matches cells by their settings, its version a
   t.equal(status, 0, stderr)
   t.match(stdout, '## Shared cells (4)')
   t.match(row(stdout, 'sync-s1-c4'), /^\| sync-s1-c4 \| 2,970 \| 4,500 \| 1\.51× /)
-  t.match(stdout, '| serverNodes | ["v20.20.2"] | ["v22.23.3"] |')
+  t.match(stdout, '| serverRuntimes | ["node-v20.20.2"] | ["node-v22.23.3"] |')
 })
 
 t.test('a folder compared with itself changes nothing, and the page goes next to B by default', async (t) => {

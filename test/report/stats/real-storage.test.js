@@ -40,7 +40,7 @@ t.test('the check pairs each cold comparison with the same one on the delay laye
     [['sync vs async, 1 process', 'disagree', 81], ['sync vs async, cluster of 2 workers', 'agree', 81]])
   t.equal(rows[1].gap, 1.22 / 1.2)
   const md = storageMarkdown({ device: null, check: rows, regime: [], cache: [] }, { command: 'storage-check', argv: ['storage-check'], cpus: 2,
-    serverNodes: ['v20.20.2'], startedAt: '2026-11-26T00:00:00Z' })
+    serverRuntimes: ['node-v20.20.2'], startedAt: '2026-11-26T00:00:00Z' })
   t.match(md, '| sync vs async, 1 process | 1.10× [1.05–1.15] faster | 0.60× [0.55–0.65] slower at 81 µs | 0.55× | disagree: the verdicts differ |')
 })
 

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const t = require('tap')
 const { renderReport } = require('../../../report')
-const { writeVersionsFolder } = require('../../fixtures/versions-folder')
+const { writeVersionsFolder, RUNTIMES } = require('../../fixtures/versions-folder')
 
 const tableRows = (page, name) => {
   const start = page.indexOf(`<table class="${name}">`)
@@ -20,7 +20,7 @@ const render = (t, options) => {
   writeVersionsFolder(dir, options)
   const files = renderReport(dir).map((f) => path.relative(dir, f))
   const read = (name) => fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : null
-  return { files, page: read('report.html'), md: read('versions.md') }
+  return { files, page: read('report.html'), md: read('versions.md'), runtimesMd: read('runtimes.md') }
 }
 
 t.test('versions.md names each version, its V8, libuv and line, with intervals and each verdict', async (t) => {
@@ -73,10 +73,32 @@ t.test('cluster and reusePort sit side by side with shares, fairness and their r
   const [head, ...rows] = tableRows(page, 'models')
   t.same(head, ['settings', 'store', 'nServers', 'nClients', 'cluster ops/s [95% CI]', 'cluster shares', 'fairness',
     'reusePort ops/s [95% CI]', 'reusePort shares', 'fairness', 'reusePort / cluster'])
-  t.same(rows.map((r) => r[0]), ['node=v20.20.2', 'node=v24.21.0', 'node=v26.10.0'])
+  t.same(rows.map((r) => r[0]), ['runtime=node-v20.20.2', 'runtime=node-v24.21.0', 'runtime=node-v26.10.0'])
   t.same(rows[0].slice(1, 10), ['sync', '2', '2', '1,500 [1,455–1,545]', '0.50 / 0.50', '1.000', '–', '–', '–'], 'no reusePort on Node 20')
   t.same(rows[1].slice(7, 10), ['1,800 [1,746–1,854]', '0.80 / 0.20', '0.735'])
   t.match(rows[1][10], /^1\.20× \[1\.\d\d–1\.\d\d\] reusePort faster$/)
   t.match(page, /<table class="matrix"><thead><tr><th>comparison<\/th><th>cluster of 2 workers<\/th><th>2 reusePort processes<\/th><\/tr>/,
     'the matrix of process models puts them side by side')
+})
+
+t.test('Bun and Deno beside Node: runtimes.md and a Runtimes section, each runtime over Node, the pool against its rivals', async (t) => {
+  const { files, page, md, runtimesMd } = render(t, { versions: RUNTIMES })
+  t.ok(files.includes('runtimes.md') && md === null, 'runtimes.md, not versions.md')
+  t.match(page, '<h2>Runtimes</h2>')
+  t.match(runtimesMd, /^# Runtimes compared: 2026-11-23\n/)
+  const table = (title) => runtimesMd.slice(runtimesMd.indexOf(`## ${title}`)).split('\n').filter((l) => l.startsWith('|')).slice(0, 99)
+    .map((l) => l.slice(2, -2).split(' | '))
+  const ratios = table('Throughput ratios within each runtime')
+  t.same(ratios[0], ['comparison', 'Node v26.10.0', 'Bun 1.4.5', 'Deno 2.9.6'])
+  const row = (name) => ratios.find((r) => r[0] === name)
+  t.match(row('sync/async'), ['sync/async', /^2\.10× .* sync faster$/, /^3\.00× .* sync faster$/, /^1\.00× .* the same within ±5%$/])
+  t.match(row('sync-pool/sync-cluster'), [String, /^0\.80× .* sync-cluster faster$/, /^0\.50× .* sync-cluster faster$/, /^1\.00× /])
+  t.match(row('sync-pool/async'), [String, /^1\.20× .* sync-pool faster$/, /^2\.10× .* sync-pool faster$/, /^1\.50× .* sync-pool faster$/])
+  const kinds = table('Each kind on each runtime')
+  t.same(kinds[0], ['kind', 'Node v26.10.0', 'Bun 1.4.5', 'Deno 2.9.6'])
+  const bunCluster = kinds.find((r) => r[0] === 'sync-cluster')[2]
+  t.match(bunCluster, /^4,200 · \d+ µs · 2\.80× \[[\d.–]+\] Bun 1\.4\.5 faster$/, 'each runtime over Node at the same kind')
+  t.match(runtimesMd, '| runtime | engine | libuv | Node line |')
+  t.match(runtimesMd, '| Bun 1.4.5 | JavaScriptCore | – | – |')
+  t.match(runtimesMd, '| Deno 2.9.6 | V8 15.0.245.2-rusty | – | – |')
 })

@@ -14,11 +14,11 @@ const cellsOf = (plan) => plan.cells ?? [...new Map(plan.runs.map((r) => [r.cell
 
 t.test('a cell id names kind, servers and clients, and the optional dimensions given', async (t) => {
   const cell = {
-    kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, node: 'v24.21.0'
+    kind: 'sync-cluster', nServers: 2, nClients: 4, uvThreadpoolSize: 8, schedPolicy: 'none', readsPerWrite: 4, valueBytes: 1024, runtime: 'node-v24.21.0'
   }
   t.equal(cellId(cell, []), 'sync-cluster-s2-c4')
   t.equal(cellId(cell, ['uvThreadpoolSize', 'schedPolicy', 'readsPerWrite', 'valueBytes']), 'sync-cluster-s2-c4-uv8-sp-none-rpw4-v1024')
-  t.equal(cellId(cell, ['schedPolicy', 'node']), 'sync-cluster-s2-c4-sp-none-node-v24.21.0')
+  t.equal(cellId(cell, ['schedPolicy', 'runtime']), 'sync-cluster-s2-c4-sp-none-node-v24.21.0')
   t.equal(cellId({ ...cell, variant: 'B' }, ['schedPolicy']), 'sync-cluster-s2-c4-sp-none-B')
 })
 
@@ -48,13 +48,13 @@ t.test('the quick grid: the four base kinds, nServers only for cluster kinds, ea
   t.equal(plan.options.seed, 1)
 })
 
-t.test('quick and sweep keep the reuseport and balanced kinds out of quick unless asked for', async (t) => {
+t.test('quick and sweep keep the reuseport, balanced and pool kinds out of quick unless asked for', async (t) => {
   const kinds = (command, args = []) =>
     [...new Set(cellsOf(planSweep(command, ['--aa=off', '--nClients=1', '--nServers=2', ...args])).map((c) => c.kind))].sort()
   t.same(kinds('quick'), ['async', 'async-cluster', 'sync', 'sync-cluster'])
   const reuse = reusePortProblem() ? [] : ['async-reuseport', 'sync-reuseport']
   const lb = kindProblem('sync-lb') ? [] : ['async-lb', 'sync-lb']
-  t.same(kinds('sweep'), ['async', 'async-cluster', 'sync', 'sync-cluster', ...reuse, ...lb].sort())
+  t.same(kinds('sweep'), ['async', 'async-cluster', 'sync', 'sync-cluster', 'sync-pool', ...reuse, ...lb].sort())
 })
 
 t.test('optional dimensions multiply the grid and reach each cell\'s config', async (t) => {
@@ -142,7 +142,8 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
   t.same(ids('quick', ['--aa=async:1:2']), ['async-s1-c2', 'async-s1-c2-B'], 'a cell of the grid is the A of its pair')
   for (const [arg, message] of [
     ['--aa=on', /^--aa must be off or KIND:nServers:nClients \(e\.g\. async-cluster:2:4\), got "on"$/],
-    ['--aa=fast:2:4', /KIND must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "fast:2:4"$/],
+    ['--aa=fast:2:4', new RegExp('KIND must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, ' +
+      'sync-pool, got "fast:2:4"$')],
     ['--aa=async-cluster:0:4', /its nServers must be an integer from 1 to 256, or auto, got "async-cluster:0:4"$/],
     ['--aa=async:1:x', /its nClients must be an integer from 1 to 256, got "async:1:x"$/]
   ]) {

@@ -17,7 +17,8 @@ t.test('a bad list element is a ConfigError naming the flag, the element and the
     ['--nServers=1,0', '--nServers must be an integer from 1 to 256, or auto, got "0" in "1,0"'],
     ['--nClients=', '--nClients must be an integer from 1 to 256, got ""'],
     ['--kinds=sync,,async',
-      '--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, got "" in "sync,,async"'],
+      '--kinds must be one of sync, async, sync-cluster, async-cluster, sync-reuseport, async-reuseport, sync-lb, async-lb, sync-pool, ' +
+      'got "" in "sync,,async"'],
     ['--uvThreadpoolSize=2000', '--uvThreadpoolSize must be an integer from 1 to 1024, got "2000"'],
     ['--readsPerWrite=-1', '--readsPerWrite must be an integer from 0 to 1000000, or inf, got "-1"'],
     ['--schedPolicy=rr,RR', '--schedPolicy must be rr or none, got "RR" in "rr,RR"']
