@@ -1,6 +1,6 @@
 /*
  * delayfs: a FUSE passthrough of one folder that sleeps before every read and write,
- * like a device with a queue. Built by storage/Makefile; mounted by storage/mount.js.
+ * like a device with a queue (a read at the end of a file reads nothing from it, and waits for nothing). Built by storage/Makefile; mounted by storage/mount.js.
  * Usage: delayfs BACKING MOUNTPOINT [--delay-us=N] [--depth=N] [--parent-pid=PID] [-o OPTS] [-d]
  */
 #define FUSE_USE_VERSION 314
@@ -202,10 +202,19 @@ static int dfs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 	return 0;
 }
 
+/*
+ * A read at or past the end of the file reads no block: a device is not asked, the kernel answers 0 from the size it
+ * knows. Bun and Deno read a file until such a read (one more per GET than Node): it must not wait, nor count.
+ */
 static int dfs_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
 	uint64_t t0 = now_us();
+	struct stat st;
 	(void)path;
+	if (fstat((int)fi->fh, &st) == 0 && off >= st.st_size) {
+		ssize_t n = pread((int)fi->fh, buf, size, off);
+		return n == -1 ? -errno : (int)n;
+	}
 	enter_device();
 	ssize_t n = pread((int)fi->fh, buf, size, off);
 	int err = errno;

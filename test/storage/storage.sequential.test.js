@@ -36,6 +36,21 @@ t.test('every read waits ioDelay µs: N reads take at least N delays, by the clo
   t.ok(plain.readUs / plain.reads < delayed.readUs / delayed.reads, `mean read without delay ${plain.readUs / plain.reads} µs`)
 })
 
+t.test('a read at the end of a file reads no block: it waits for nothing and is not counted, as Bun\'s and Deno\'s last read', { skip }, async (t) => {
+  const N = 50
+  const slow = await mountFor(t, { ioDelay: 20000, files: { f: 'x'.repeat(64) } })
+  const fd = fs.openSync(slow.file('f'), 'r')
+  t.teardown(() => fs.closeSync(fd))
+  const buf = Buffer.alloc(64)
+  let got = -1
+  const wallMs = await elapsedMs(() => { for (let i = 0; i < N; i++) got = fs.readSync(fd, buf, 0, 64, 64) })
+  t.equal(got, 0, 'end of file')
+  t.ok(wallMs < N * 20 / 4, `${N} reads at the end took ${wallMs.toFixed(1)} ms, not ${N} delays of 20 ms`)
+  t.same(await slow.stats(), { ...await slow.stats(), reads: 0, readBytes: 0 }, 'no device read counted')
+  t.equal(fs.readSync(fd, buf, 0, 64, 0), 64)
+  t.equal((await slow.stats()).reads, 1, 'a read of data is one')
+})
+
 t.test('writes wait too and are counted with their bytes', { skip }, async (t) => {
   const mnt = await mountFor(t, { ioDelay: 1000 })
   const fd = fs.openSync(mnt.file('w'), 'w')
