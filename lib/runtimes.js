@@ -187,6 +187,5 @@ function resolveRuntime (text, { cacheDir = CACHE_DIR, install, sweepNode, notif
 }
 
 module.exports = {
-  RUNTIMES, NAMES, parseRuntimeSpec, runtimeSpec, splitId, runtimeLabel, currentRuntime, runtimeBinaryIn, cacheName, cachedRuntimes, inRange,
-  probeRuntime, resolveRuntime
+  RUNTIMES, parseRuntimeSpec, runtimeSpec, splitId, runtimeLabel, currentRuntime, runtimeBinaryIn, cacheName, cachedRuntimes, probeRuntime, resolveRuntime
 }

@@ -34,6 +34,7 @@ const LATENCY_UNIT = 'ms: autocannon records latency in whole milliseconds (sub-
  * @throws {ConfigError} for a bad flag or value
  */
 function planPeak (argv) {
+  if (argv.some((a) => a.startsWith('--runtime='))) throw new ConfigError('--runtime: peak runs its servers on Node, a version each (--node)')
   const { lists, rest } = takeLists(argv, PEAK_LISTS)
   const { config, options: given } = loadConfig([...COMMON_FLAGS, ...rest], PEAK_OPTIONS)
   const options = runOptions(given, PEAK_DEFAULTS)

@@ -52,7 +52,8 @@ t.test('a --node or --clientNode value that cannot be had exits 2 naming it, and
     [['run', 'sync', '--node=/nonexistent/node'],
       /^run_benchmark\.sh: --runtime node@\/nonexistent\/node: \/nonexistent\/node is not a working node binary: ENOENT\n$/],
     [['run', 'sync', '--clientNode=24,26'], /^run_benchmark\.sh: --clientNode must be a major version .*, got "24,26"\n$/],
-    [['peak', '--node=x'], /^run_benchmark\.sh: --node must be a major version/]
+    [['peak', '--node=x'], /^run_benchmark\.sh: --node must be a major version/],
+    [['peak', '--runtime=bun'], /^run_benchmark\.sh: --runtime: peak runs its servers on Node, a version each \(--node\)\n$/]
   ]) {
     const { code, stdout, stderr } = await runSweep(t, [...args, results])
     t.equal(code, 2, args.join(' '))
