@@ -38,6 +38,7 @@ function createServer (kind, config, stats, faults) {
     connectionsCheckingInterval: Math.max(100, Math.min(1000, config.headersTimeout / 4))
   }, limitPipelining(app, PIPELINE_LIMIT))
   server.on('close', () => store.close?.()) // the pool's threads
+  server.busyTasks = () => store.busy?.() ?? 0
   // Counted outside express so that the count costs no middleware layer. Every answer announces
   // the telemetry routes: the client asks for them only of a server that does (client/server-stats.js).
   // Before express, which may answer at once.
@@ -50,6 +51,8 @@ function createServer (kind, config, stats, faults) {
 
 /**
  * Stops accepting, lets in-flight requests finish, then exits 0; force-closes at the grace limit.
+ * There, a pool thread still in a system call (a read that never returns) would keep process.exit
+ * waiting for it forever: the process ends by SIGKILL instead, saying so.
  * @param {http.Server} server
  */
 function stopServer (server) {
@@ -61,6 +64,11 @@ function stopServer (server) {
   setInterval(() => server.closeIdleConnections(), 50).unref()
   setTimeout(() => {
     server.closeAllConnections()
+    const busy = server.busyTasks?.() ?? 0
+    if (busy > 0) {
+      log(`${busy} pool task(s) still running ${STOP_GRACE_MS} ms after the stop; ending by SIGKILL`)
+      process.kill(process.pid, 'SIGKILL')
+    }
     process.exit(0)
   }, STOP_GRACE_MS).unref()
 }

@@ -23,7 +23,8 @@ function rebuild (data) {
  * a GET's sort of a 96 MiB file under a 512 MiB limit aborted it). Node's --max-old-space-size sets
  * every thread's heap as well as the main thread's.
  * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each', nServers: number }} config
- * @returns {{ kind: 'sync', read(key): Promise<string>, append(key, Buffer): Promise<void>, close(): Promise<void> }}
+ * @returns {{ kind: 'sync', read(key): Promise<string>, append(key, Buffer): Promise<void>, busy(): number, close(): Promise<void> }}
+ *   busy: tasks a thread runs now (one stuck in a system call keeps the process from exiting)
  */
 function createPoolStore ({ dataPath, sortSplitString, fsync, nServers }) {
   const pool = new Piscina({
@@ -37,10 +38,16 @@ function createPoolStore ({ dataPath, sortSplitString, fsync, nServers }) {
   })
   // An idle thread's uncaught error (a busy one's rejects its task): piscina replaces the thread.
   pool.on('error', (err) => log(`pool thread: ${err.stack || err}`))
+  let busy = 0
   const run = async (name, task, transferList) => {
-    const result = await pool.run(task, { name, transferList })
-    if (result?.error) throw rebuild(result.error)
-    return result
+    busy++
+    try {
+      const result = await pool.run(task, { name, transferList })
+      if (result?.error) throw rebuild(result.error)
+      return result
+    } finally {
+      busy--
+    }
   }
   return {
     kind: 'sync',
@@ -51,6 +58,7 @@ function createPoolStore ({ dataPath, sortSplitString, fsync, nServers }) {
       const bytes = new Uint8Array(body)
       return run('append', { key, body: bytes }, [bytes.buffer])
     },
+    busy: () => busy,
     close: () => pool.destroy()
   }
 }

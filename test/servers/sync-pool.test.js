@@ -51,7 +51,9 @@ async function checkThreads (t, srv, dataPath, nServers) {
   await sleep(200)
   t.equal(waitingOnFifo(srv.pid), nServers, `${nServers + 1} blocking GETs: ${nServers} run at once, one waits for a thread`)
   t.equal((await request(srv, { path: '/_stats' })).status, 200, 'the main thread answers meanwhile')
-  while (fifos.some((f) => release(f)) || waitingOnFifo(srv.pid) > 0) await sleep(20)
+  // Until every GET has answered: a thread may reach its open() only after a look at the threads.
+  const answered = answers.then(() => true, () => true)
+  for (let i = 0; i < 500 && !await Promise.race([answered, sleep(20, false)]); i++) for (const fifo of fifos) release(fifo)
   t.same((await answers).map((r) => [r.status, r.body]), fifos.map(() => [404, 'no such file\n']), 'a FIFO is not a file: 404')
 }
 
@@ -129,4 +131,19 @@ t.test('fsync=group is refused as for sync: each thread flushes its own PUT', as
   const each = await startServer(t, 'sync-pool', { dataPath, args: ['--fsync=each'] })
   t.equal((await request(each, { method: 'POST', path: '/put?key=k', body: 'flushed\n' })).body, 'success')
   t.equal(fs.readFileSync(path.join(dataPath, 'k'), 'utf8'), 'flushed\n')
+})
+
+t.test('a stop while a thread is stuck in a system call ends the server by SIGKILL at the grace limit, saying so', async (t) => {
+  if (!fs.existsSync('/proc/self/task')) return t.skip('needs Linux /proc to see the threads')
+  const dataPath = t.testdir()
+  const fifo = path.join(dataPath, 'stuck')
+  execFileSync('mkfifo', [fifo])
+  const srv = await startServer(t, 'sync-pool', { dataPath, args: ['--nServers=1'] })
+  request(srv, { path: '/get?key=stuck' }).catch(() => {}) // never answered: the thread waits in open() for a writer
+  await until('the thread in open()', () => waitingOnFifo(srv.pid) === 1)
+  const stopped = Date.now()
+  srv.child.kill('SIGTERM')
+  t.same(await srv.exit, { code: null, signal: 'SIGKILL' }, 'process.exit would wait for the thread forever')
+  t.ok(Date.now() - stopped < 7000, 'within the grace limit and a little')
+  t.match(srv.stderr, /1 pool task\(s\) still running 4000 ms after the stop; ending by SIGKILL/)
 })
