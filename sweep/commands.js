@@ -106,13 +106,16 @@ const { quick: Q, sweep: S, versions: V, runtimes: R, capacity: C } = Object.fro
 const COMMANDS = {
   setup: {
     name: 'setup',
-    usage: 'setup [--check]',
-    line: 'install the system packages the optional parts need (FUSE and a compiler for storage latency, HAProxy, iproute2, perf, Chromium, ' +
-      'OpenSSH) with apt-get as root, then build the delay layer; --check: only say what is present and what is missing',
-    about: `Packages (Debian's names): ${REQUIREMENTS.flatMap((need) => need.packages.map((p) => p.debian)).join(' ')}.\n` +
-      'Only the missing ones are installed. Not root, or no apt-get: installs nothing and prints the command to run\n' +
-      '(sudo apt-get, or dnf with Fedora\'s names). Also runs before npm ci as node sweep/setup.js [--check].\n' +
-      'Exit status: 0 everything present (or installed), 1 something missing or apt-get failed, 2 bad arguments.',
+    usage: 'setup [--check] [--strict]',
+    line: 'install the system packages the optional parts need (FUSE and a compiler for storage latency, HAProxy, iproute2, fio, vmtouch, perf, ' +
+      'Chromium, OpenSSH, User-mode Linux) as root, named as this distribution names them, then build the delay layer; --check: only say what is ' +
+      'present and what is missing',
+    about: `Packages (Debian's names): ${REQUIREMENTS.flatMap((need) => need.packages.map((p) => p.names.debian)).join(' ')}.\n` +
+      'The distribution comes from /etc/os-release (Debian, Ubuntu, Fedora/RHEL, Arch, Alpine: apt-get, dnf, pacman, apk). Only the\n' +
+      'missing packages are installed, one requirement at a time: a package that cannot be had loses only its capability, said in\n' +
+      'one line. Not root, or no package manager: installs nothing and prints the command to run. Also runs before npm ci as\n' +
+      'node sweep/setup.js [--check]. Exit status: 0 what quick needs is there (the delay layer\'s packages; the rest is listed),\n' +
+      '1 it is not; --check: 1 while anything is missing; --strict (CI): 1 while any package is missing after the installs; 2 bad arguments.',
     parse: parseSetupCommand,
     run: runSetup
   },

@@ -13,6 +13,7 @@ const { listenMechanism } = require('../../lib/listeners')
 const { mountDelayFs } = require('../../storage')
 const { writeDataSet, evict } = require('../../storage/cache')
 const { makeCgroup } = require('../../storage/cgroup')
+const { runBase } = require('../../storage/cgroup-base')
 const { placeRun } = require('./placement')
 const { KINDS } = require('../../lib/kinds')
 const { serverEnv, usesDelayLayer } = require('../../lib/dimensions') // serverEnv: the cell's dimensions that reach the server as environment variables
@@ -78,7 +79,7 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
     if (cell.storage === 'cold') {
       // Out of the cache before the server reads it, and the server in a memory cgroup of its own from its first instruction.
       await evict(dataPath)
-      opened.cgroup = makeCgroup()
+      opened.cgroup = makeCgroup({ base: runBase() })
       prefix = ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', opened.cgroup.procs, ...prefix]
       log.write(`# storage: cold, memory cgroup ${opened.cgroup.dir} (v${opened.cgroup.version})\n`)
     }

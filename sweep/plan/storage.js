@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { ConfigError } = require('../../lib/config')
-const { cgroupProblem } = require('../../storage/cgroup')
+const { cgroupProblem } = require('../../storage/cgroup-base')
 const { ramFolderProblem, vmtouchProblem } = require('../../storage/cache')
 const { fioProblem } = require('../../storage/device')
 const { SLACK_BYTES } = require('../cell/cache-state')
@@ -55,14 +55,16 @@ function planStorage ({ lists, slice, argv, measure }) {
  */
 function coldProblem (config, serverHost) {
   if (serverHost) return `--storage=cold: the server runs on ${serverHost.text}; the cold cache is made on this host`
-  const why = cgroupProblem() || vmtouchProblem() || fioProblem() || ramFolderProblem(existingAbove(config.dataPath))
+  const why = cgroupProblem({ trial: false }) || vmtouchProblem() || fioProblem() || ramFolderProblem(existingAbove(config.dataPath))
   if (why) return `--storage=cold: ${why}`
   const bytes = config.nFiles * config.fileBytes
   if (bytes < MIN_COLD_BYTES) {
     return `--storage=cold: the data set (--nFiles=${config.nFiles} × --fileBytes=${config.fileBytes}, ${mib(bytes)}) must be at least ` +
       `${mib(MIN_COLD_BYTES)}, well above the ${mib(SLACK_BYTES)} of cache the server's cgroup may keep`
   }
-  return ''
+  // Last, as it is the one that does something: a memory cgroup made, used and removed, as a cell will.
+  const trial = cgroupProblem()
+  return trial ? `--storage=cold: ${trial}` : ''
 }
 
 const mib = (bytes) => `${Math.round(bytes / 1048576)} MiB`

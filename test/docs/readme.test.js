@@ -18,7 +18,7 @@ t.test('README opens with the install-and-run and install-and-test commands', as
 t.test('.ci/run runs the README test command', async (t) => {
   const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
   // The same three steps; CI opts into the tests that reach the npm registry (TEST_REGISTRY=1).
-  const steps = ['npm ci --no-audit --no-fund', 'if ! ./run_benchmark.sh setup; then', 'TEST_REGISTRY=1 npm test']
+  const steps = ['npm ci --no-audit --no-fund', 'if ! ./run_benchmark.sh setup --strict; then', 'TEST_REGISTRY=1 npm test']
   t.same(steps.map((step) => ci.split('\n').indexOf(step)).map((at, k, all) => at >= 0 && (k === 0 || at > all[k - 1])), [true, true, true],
     'npm ci, then setup, then npm test, in that order')
   const { scripts } = require('../../package.json')

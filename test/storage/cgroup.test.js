@@ -1,90 +1,172 @@
 'use strict'
-// storage/cgroup.js on fake cgroup trees (v1 and v2): which cgroup is this process's, the child made below
-// it (v2: the memory controller delegated first), its limit and memory, its removal, and the clean-up
-// of children whose owner is gone. The real v1 tree of this machine: storage/cold.sequential.test.js.
+// storage/cgroup.js and cgroup-base.js on fake cgroup trees (v1 and v2): which cgroup is this process's (mountinfo's
+// root: a container without a cgroup namespace), where the cells go (v2: the root cgroup; a leaf this run moves into
+// when every process there is its own; refused with advice when not), a cell's limit and memory, its removal, and the
+// clean-up of cells whose owner is gone; reads that never throw. The real kernel: cgroup-v2.test.js (v2, in each
+// layout) and cold.sequential.test.js (this machine's v1).
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { ownMemoryCgroup, cgroupProblem, makeCgroup, cleanStaleCgroups, ownedCgroups } = require('../../storage/cgroup')
+const { readCgroupMounts, ownMemoryCgroup, makeCgroup, cleanStaleCgroups, ownedCgroups } = require('../../storage/cgroup')
+const { cgroupBase, cgroupProblem, release } = require('../../storage/cgroup-base')
 
 const DEAD_PID = 2 ** 22 + 1 // above the kernel's pid_max: never a live process
 
-// A fake machine: /proc/self/cgroup's text and the cgroup mounts, over a folder of the test's.
-function fakeV2 (t, { controllers = 'cpu io memory pids', subtree = '' } = {}) {
-  const root = t.testdir({ 'run.scope': { 'cgroup.controllers': `${controllers}\n`, 'cgroup.subtree_control': subtree } })
-  const mounts = () => [{ mountpoint: root, type: 'cgroup2', options: 'rw' }]
-  return { root, dir: path.join(root, 'run.scope'), sys: { cgroups: () => '0::/run.scope\n', mounts } }
-}
-function fakeV1 (t) {
-  const root = t.testdir({ process_api: { abc: {} } })
+// A fake v2 machine: the run in /run.scope (or the root), whose processes and their parents are given.
+// pid 100 is this process, 50 the shell that started it, 1 init.
+function fakeV2 (t, { controllers = 'cpu io memory pids', procs = [100, 50], parents = {}, own = '/run.scope', root = false } = {}) {
+  const files = { 'cgroup.controllers': `${controllers}\n`, 'cgroup.subtree_control': '', 'cgroup.procs': procs.join('\n') + '\n' }
+  if (!root) files['cgroup.type'] = 'domain\n' // the root cgroup has none
+  const top = t.testdir(root ? files : { 'cgroup.subtree_control': 'memory\n', [own.slice(1)]: files })
+  const family = { 100: 50, 50: 1, 1: 0, ...parents }
   return {
-    root,
-    dir: path.join(root, 'process_api', 'abc'),
+    top,
+    dir: root ? top : path.join(top, own),
     sys: {
-      cgroups: () => '9:name=systemd:/\n4:memory:/process_api/abc\n3:cpuset:/\n0::/\n',
-      mounts: () => [{ mountpoint: '/sys/fs/cgroup/cpuset', type: 'cgroup', options: 'rw,cpuset' }, { mountpoint: root, type: 'cgroup', options: 'rw,memory' }]
+      cgroups: () => `0::${root ? '/' : own}\n`,
+      mounts: () => [{ root: '/', mountpoint: top, type: 'cgroup2', options: 'rw' }],
+      pid: 100,
+      parentOf: (pid) => family[pid] ?? 1
     }
   }
 }
+function fakeV1 (t) {
+  const top = t.testdir({ process_api: { abc: {} } })
+  return {
+    dir: path.join(top, 'process_api', 'abc'),
+    sys: {
+      cgroups: () => '9:name=systemd:/\n4:memory:/process_api/abc\n3:cpuset:/\n0::/\n',
+      mounts: () => [{ root: '/', mountpoint: '/sys/fs/cgroup/cpuset', type: 'cgroup', options: 'rw,cpuset' },
+        { root: '/', mountpoint: top, type: 'cgroup', options: 'rw,memory' }]
+    }
+  }
+}
+const read = (...parts) => fs.readFileSync(path.join(...parts), 'utf8')
 
-t.test('this process\'s memory cgroup: the v1 memory hierarchy, or v2 with memory; else why not', async (t) => {
-  const v1 = fakeV1(t)
-  t.same(ownMemoryCgroup(v1.sys), { version: 1, dir: v1.dir })
-  const v2 = fakeV2(t)
-  t.same(ownMemoryCgroup(v2.sys), { version: 2, dir: v2.dir })
-  const bare = fakeV2(t, { controllers: 'cpu pids' })
-  t.match(ownMemoryCgroup(bare.sys).problem, /^the cgroup v2 tree has no memory controller at .*run\.scope \(cgroup\.controllers: cpu pids\)$/)
-  const none = { cgroups: () => '0::/\n', mounts: () => [] }
-  t.match(ownMemoryCgroup(none).problem, /^there is no memory cgroup controller/)
-  t.equal(cgroupProblem({ uid: 1000, sys: v2.sys }), 'it makes a memory cgroup for the server, which needs root: run as root (sudo)')
-  t.match(cgroupProblem({ uid: 0, sys: none }), /^there is no memory cgroup controller/)
-  t.equal(cgroupProblem({ uid: 0, sys: v1.sys }), '')
+t.test('mountinfo: each cgroup mount with the cgroup it shows at its mountpoint and its controllers', async (t) => {
+  const text = [
+    '29 1 0:26 / /sys/fs/cgroup ro,nosuid - tmpfs tmpfs ro,mode=755',
+    '35 29 0:31 /docker/abc /sys/fs/cgroup/memory rw,nosuid,nodev - cgroup cgroup rw,memory',
+    '40 29 0:35 / /sys/fs/cgroup/unified\\040dir rw - cgroup2 cgroup2 rw,nsdelegate'
+  ].join('\n')
+  t.same(readCgroupMounts(text), [
+    { root: '/docker/abc', mountpoint: '/sys/fs/cgroup/memory', type: 'cgroup', options: 'rw,memory' },
+    { root: '/', mountpoint: '/sys/fs/cgroup/unified dir', type: 'cgroup2', options: 'rw,nsdelegate' }
+  ])
 })
 
-t.test('v2: memory delegated below the run\'s cgroup, a child per call, its files written and read, then removed', async (t) => {
+t.test('this process\'s memory cgroup: v1, v2 with memory, a container\'s view; else why not, never a throw', async (t) => {
+  const v1 = fakeV1(t)
+  t.match(ownMemoryCgroup(v1.sys), { version: 1, dir: v1.dir, path: '/process_api/abc' })
+  // A v1 container without a cgroup namespace: /proc/self/cgroup names the host's path, the mount shows it at its top.
+  const inside = { ...v1.sys, mounts: () => [{ root: '/process_api/abc', mountpoint: v1.dir, type: 'cgroup', options: 'rw,memory' }] }
+  t.same(ownMemoryCgroup(inside), { version: 1, dir: v1.dir, path: '/process_api/abc' })
+  const lost = { ...v1.sys, cgroups: () => '4:memory:/docker/gone\n' }
+  t.match(ownMemoryCgroup(lost).problem, /^this process's memory cgroup \/docker\/gone is not under .* \(a container without a cgroup namespace/)
+  t.same(cleanStaleCgroups(() => t.fail('no line'), { sys: lost }), [], 'the stale sweep: nothing, no throw')
+  t.same(ownedCgroups({ sys: lost }), [])
+  // t.testdir is one folder a test: the v2 tree replaces the v1 one
+  const v2 = fakeV2(t)
+  t.match(ownMemoryCgroup(v2.sys), { version: 2, dir: v2.dir, path: '/run.scope' })
+  const bare = fakeV2(t, { controllers: 'cpu pids' })
+  t.match(ownMemoryCgroup(bare.sys).problem, /^the cgroup v2 tree has no memory controller at .*run\.scope \(cgroup\.controllers: cpu pids\)$/)
+  t.match(ownMemoryCgroup({ cgroups: () => '0::/\n', mounts: () => [] }).problem, /^there is no memory cgroup controller/)
+  t.match(ownMemoryCgroup({ cgroups: () => { throw Object.assign(new Error('x'), { code: 'ENOENT' }) }, mounts: () => [] }).problem, /\(ENOENT\)$/)
+  t.equal(cgroupProblem({ uid: 1000 }), 'it makes a memory cgroup for the server, which needs root: run as root (sudo)')
+})
+
+t.test('v2 base: in a cgroup that holds only this run, the run moves into a leaf and memory is given below', async (t) => {
+  // 7 is a child of this process (a server), 60 a job of the shell that started it: both this run's.
+  const { dir, sys } = fakeV2(t, { procs: [1, 50, 100, 7, 60], parents: { 7: 100, 60: 50 } })
+  const base = cgroupBase({ sys, guard: false, argv: [] })
+  const leaf = path.join(dir, 'cbench-100-run')
+  t.same(base, { version: 2, dir, home: leaf, leaf })
+  t.equal(read(dir, 'cgroup.subtree_control'), '+memory', 'memory given below the run\'s cgroup')
+  t.equal(read(leaf, 'cgroup.procs'), '60', 'every process written into the leaf (a fake file keeps the last)')
+  const cell = makeCgroup({ base, owner: 100, guard: false })
+  t.equal(cell.dir, path.join(dir, 'cbench-100-1'), 'cells beside the leaf')
+  fs.writeFileSync(cell.procs, '7\n')
+  t.equal(cell.remove(), '')
+  t.equal(read(leaf, 'cgroup.procs'), '7', 'a cell\'s leftover process goes back to the leaf, not the parent')
+  fs.writeFileSync(path.join(leaf, 'cgroup.controllers'), 'memory\n')
+  t.same(ownedCgroups({ sys: { ...sys, cgroups: () => '0::/run.scope/cbench-100-run\n' } }), [], 'cells are looked for beside the leaf')
+  fs.mkdirSync(path.join(dir, 'cbench-100-2'))
+  t.same(ownedCgroups({ sys: { ...sys, cgroups: () => '0::/run.scope/cbench-100-run\n' } }), [path.join(dir, 'cbench-100-2')])
+  fs.rmdirSync(path.join(dir, 'cbench-100-2'))
+  for (const file of ['cgroup.procs', 'cgroup.controllers']) fs.rmSync(path.join(leaf, file))
+  t.equal(release(dir, leaf), '', 'released')
+  t.equal(read(dir, 'cgroup.subtree_control'), '-memory', 'memory taken back')
+  t.notOk(fs.existsSync(leaf), 'the leaf removed')
+})
+
+t.test('v2 base: the run already in a leaf (an earlier command of its shell) makes its cells beside it', async (t) => {
+  const { top, sys } = fakeV2(t, { own: '/run.scope/cbench-42-run' })
+  fs.writeFileSync(path.join(top, 'run.scope', 'cgroup.subtree_control'), 'memory\n')
+  t.same(cgroupBase({ sys, guard: false }), { version: 2, dir: path.join(top, 'run.scope'), home: path.join(top, 'run.scope', 'cbench-42-run') })
+})
+
+t.test('v2 base: the root cgroup gives memory straight below, with this run in it', async (t) => {
+  const { dir, sys } = fakeV2(t, { root: true, procs: [1, 2, 3, 100] })
+  t.same(cgroupBase({ sys, guard: false }), { version: 2, dir, home: dir })
+  t.equal(read(dir, 'cgroup.subtree_control'), '+memory')
+})
+
+t.test('v2 base: a cgroup with processes that are not this run\'s is refused with what to run, and nothing changes', async (t) => {
+  const { dir, sys } = fakeV2(t, { procs: [1, 50, 100, 900], parents: { 900: 1 } })
+  const got = cgroupBase({ sys, guard: false, argv: ['sweep', '--storage=cold', '--kinds=sync,async', '--x=a b'] })
+  t.match(got.problem, /^the cgroup \/run\.scope holds processes that are not this run's \(pid 900\), and cgroup v2 gives memory limits only below/)
+  t.match(got.problem, /; in a cgroup of its own it works: sh -c 'mkdir -p .*\/cbench && echo \$\$ > .*\/cbench\/cgroup\.procs && exec /)
+  t.match(got.problem, /exec \.\/run_benchmark\.sh sweep --storage=cold --kinds=sync,async '\\''--x=a b'\\'''$/, 'the command, quoted for a shell')
+  t.equal(read(dir, 'cgroup.subtree_control'), '', 'memory not enabled')
+  t.notOk(fs.existsSync(path.join(dir, 'cbench-100-run')), 'no leaf')
+  // A container's cgroup namespace root: the advice is a container of its own.
+  const ctr = fakeV2(t, { root: false, own: '/ctr', procs: [1, 100, 900], parents: { 900: 1 } })
+  const inCtr = { ...ctr.sys, cgroups: () => '0::/\n', mounts: () => [{ root: '/', mountpoint: ctr.dir, type: 'cgroup2', options: 'rw' }] }
+  const inContainer = cgroupBase({ sys: inCtr, guard: false, argv: ['quick'] }).problem
+  t.match(inContainer, /it works: docker run --privileged --cgroupns=private IMAGE \.\/run_benchmark\.sh quick$/)
+})
+
+t.test('v2 base: when giving memory below fails, the processes go back and the leaf is removed', async (t) => {
   const { dir, sys } = fakeV2(t)
-  const cg = makeCgroup({ sys, owner: 4242, guard: false })
-  t.equal(fs.readFileSync(path.join(dir, 'cgroup.subtree_control'), 'utf8'), '+memory', 'the parent delegates memory')
+  fs.rmSync(path.join(dir, 'cgroup.subtree_control'))
+  fs.mkdirSync(path.join(dir, 'cgroup.subtree_control')) // writing it fails, as the kernel's EBUSY would
+  t.match(cgroupBase({ sys, guard: false, argv: [] }).problem, new RegExp(`^cannot give memory limits below ${dir} \\(EISDIR\\); `))
+  t.notOk(fs.existsSync(path.join(dir, 'cbench-100-run')), 'no leaf left')
+})
+
+t.test('cells: v2 and v1 files, a new name per call, processes, removal', async (t) => {
+  const { dir, sys } = fakeV2(t, { root: true })
+  const base = cgroupBase({ sys, guard: false })
+  const cg = makeCgroup({ base, owner: 4242, guard: false })
   t.equal(cg.dir, path.join(dir, 'cbench-4242-1'))
-  t.equal(cg.version, 2)
-  t.equal(makeCgroup({ sys, owner: 4242, guard: false }).dir, path.join(dir, 'cbench-4242-2'), 'the next one does not reuse a name')
+  t.equal(makeCgroup({ base, owner: 4242, guard: false }).dir, path.join(dir, 'cbench-4242-2'), 'the next one does not reuse a name')
   cg.setLimit(96 * 1048576)
-  t.equal(fs.readFileSync(path.join(cg.dir, 'memory.max'), 'utf8'), String(96 * 1048576))
+  t.equal(read(cg.dir, 'memory.max'), String(96 * 1048576))
   cg.setLimit(null)
-  t.equal(fs.readFileSync(path.join(cg.dir, 'memory.max'), 'utf8'), 'max', 'no limit')
+  t.equal(read(cg.dir, 'memory.max'), 'max', 'no limit')
   fs.writeFileSync(path.join(cg.dir, 'memory.current'), '300000\n')
   fs.writeFileSync(path.join(cg.dir, 'memory.stat'), 'anon 100000\nfile 200000\nfile_mapped 1\n')
   t.same(cg.memory(), { usage: 300000, cache: 200000, other: 100000 })
-  fs.writeFileSync(cg.procs, '')
   t.equal(cg.remove(), '')
   t.notOk(fs.existsSync(cg.dir), 'removed')
+
+  const v1 = fakeV1(t)
+  const c1 = makeCgroup({ base: cgroupBase({ sys: v1.sys }), owner: 77, guard: false })
+  t.equal(c1.dir, path.join(v1.dir, 'cbench-77-1'), 'v1: below the run\'s own cgroup')
+  c1.setLimit(64 * 1048576)
+  t.equal(read(c1.dir, 'memory.limit_in_bytes'), String(64 * 1048576))
+  c1.setLimit(null)
+  t.equal(read(c1.dir, 'memory.limit_in_bytes'), '-1')
+  fs.writeFileSync(path.join(c1.dir, 'memory.usage_in_bytes'), '5000\n')
+  fs.writeFileSync(path.join(c1.dir, 'memory.stat'), 'cache 10\nrss 20\ntotal_cache 4000\ntotal_rss 1000\n')
+  t.same(c1.memory(), { usage: 5000, cache: 4000, other: 1000 }, 'hierarchical totals')
+  fs.writeFileSync(c1.procs, '123\n456\n')
+  t.same(c1.pids(), [123, 456])
 })
 
-t.test('v2: a run\'s cgroup that holds processes cannot delegate memory: one line says so', async (t) => {
-  const { dir, sys } = fakeV2(t)
-  fs.rmSync(path.join(dir, 'cgroup.subtree_control'))
-  fs.mkdirSync(path.join(dir, 'cgroup.subtree_control')) // writing it fails as the kernel's EBUSY would
-  t.throws(() => makeCgroup({ sys, guard: false }), { message: new RegExp(`^cannot enable the memory controller below ${dir} \\(EISDIR\\)`) })
-})
-
-t.test('v1: the child\'s limit, usage and cache lines, and its processes', async (t) => {
+t.test('cells whose owner is gone are removed; a live owner\'s and other folders stay', async (t) => {
   const { dir, sys } = fakeV1(t)
-  const cg = makeCgroup({ sys, owner: 77, guard: false })
-  t.equal(cg.dir, path.join(dir, 'cbench-77-1'))
-  cg.setLimit(64 * 1048576)
-  t.equal(fs.readFileSync(path.join(cg.dir, 'memory.limit_in_bytes'), 'utf8'), String(64 * 1048576))
-  cg.setLimit(null)
-  t.equal(fs.readFileSync(path.join(cg.dir, 'memory.limit_in_bytes'), 'utf8'), '-1')
-  fs.writeFileSync(path.join(cg.dir, 'memory.usage_in_bytes'), '5000\n')
-  fs.writeFileSync(path.join(cg.dir, 'memory.stat'), 'cache 10\nrss 20\ntotal_cache 4000\ntotal_rss 1000\n')
-  t.same(cg.memory(), { usage: 5000, cache: 4000, other: 1000 }, 'hierarchical totals')
-  fs.writeFileSync(cg.procs, '123\n456\n')
-  t.same(cg.pids(), [123, 456])
-})
-
-t.test('children whose owner is gone are removed; a live owner\'s and other folders stay', async (t) => {
-  const { dir, sys } = fakeV2(t)
   for (const name of [`cbench-${DEAD_PID}-1`, `cbench-${process.pid}-1`, 'other', 'cbench-x-1']) fs.mkdirSync(path.join(dir, name))
   fs.writeFileSync(path.join(dir, `cbench-${DEAD_PID}-1`, 'cgroup.procs'), '')
   const lines = []
@@ -93,4 +175,8 @@ t.test('children whose owner is gone are removed; a live owner\'s and other fold
   t.same(lines, [`removed the memory cgroup ${path.join(dir, `cbench-${DEAD_PID}-1`)} left by an earlier run (its owner pid ${DEAD_PID} is gone)`])
   t.same(ownedCgroups({ sys }), [path.join(dir, `cbench-${process.pid}-1`)])
   t.ok(fs.existsSync(path.join(dir, 'other')) && fs.existsSync(path.join(dir, 'cbench-x-1')), 'not ours: kept')
+  fs.rmSync(dir, { recursive: true })
+  fs.writeFileSync(dir, '') // there, yet no folder to read
+  t.same(cleanStaleCgroups(() => t.fail('no line'), { sys }), [], 'the run\'s cgroup unreadable: nothing, no throw')
+  t.same(ownedCgroups({ sys }), [])
 })

@@ -8,7 +8,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { residency, evict, touch, readBytes, ramFolderProblem } = require('../../storage/cache')
-const { cgroupProblem, makeCgroup, ownedCgroups } = require('../../storage/cgroup')
+const { makeCgroup, ownedCgroups } = require('../../storage/cgroup')
+const { cgroupProblem, runBase } = require('../../storage/cgroup-base')
 const { vmtouchProblem } = require('../../storage/cache')
 const { fioProblem } = require('../../storage/device')
 const { readResults } = require('../../report/data/read')
@@ -23,7 +24,7 @@ const scratch = (t) => {
   return dir
 }
 fs.mkdirSync(path.join(ROOT, 'data'), { recursive: true })
-const why = cgroupProblem() || vmtouchProblem() || fioProblem() || ramFolderProblem(path.join(ROOT, 'data'))
+const why = cgroupProblem({ trial: false }) || vmtouchProblem() || fioProblem() || ramFolderProblem(path.join(ROOT, 'data'))
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // A node process that reads the file whole, then waits for a line on stdin: alive, so its /proc/PID/io can be read.
@@ -57,7 +58,7 @@ t.test('residency and bytes from the device: a file the test evicts is read from
 
 t.test('a memory cgroup below the run\'s: a process joins it before it runs, its cache counts there, the limit holds, then it goes', { skip: why },
   async (t) => {
-    const cg = makeCgroup({ guard: false })
+    const cg = makeCgroup({ base: runBase(), guard: false })
     t.teardown(() => cg.remove())
     t.match(path.basename(cg.dir), new RegExp(`^cbench-${process.pid}-\\d+$`))
     t.ok(ownedCgroups().includes(cg.dir), 'below this process\'s cgroup')

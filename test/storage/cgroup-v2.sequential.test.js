@@ -1,0 +1,96 @@
+'use strict'
+// --storage=cold under a real cgroup v2 kernel (../shared/uml/cgroup2: User-mode Linux, one CPU, an ext4 device at
+// /data), in each layout a user meets: a login shell's session scope (systemd), a unit with Delegate=yes, a container
+// with a cgroup namespace of its own, the root cgroup. A cold cell measures there (its GETs read about one file each
+// from the device) and leaves every cgroup as it found it; a cgroup that holds another process is refused with one
+// line before any data is written; after SIGKILL of a cold sweep its guards put everything back.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { parse } = require('csv-parse/sync')
+const { ROOT } = require('../fixtures/server')
+
+// Beside the checkout (as in the project's workplace), or where CGROUP2_UML says.
+const UML = [process.env.CGROUP2_UML, path.join(ROOT, '..', 'shared', 'uml', 'cgroup2'), '/work/shared/uml/cgroup2'].find((f) => f && fs.existsSync(f))
+const FILE_BYTES = 131072
+const COLD = ['sweep', '--kinds=sync', '--nServers=1', '--nClients=1', '--storage=cold', '--aa=off', '--rounds=1', '--maxRounds=1',
+  '--warmOps=50', '--passes=1', '--window=100', '--nFiles=2048', `--fileBytes=${FILE_BYTES}`, '--dataPath=/data/cb']
+// Before and after the command: the controllers the shell's cgroup gives below it; after: the cbench cgroups left
+// anywhere, the shell's own cgroup, whether a data set was written.
+const GIVEN = 'cat /sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup)/cgroup.subtree_control'
+const BEFORE = `echo "before: $(${GIVEN})"; `
+const AFTER = 'echo "left: $(find /sys/fs/cgroup -name "cbench-*" | wc -l)"; echo "shell: $(cut -d: -f3 /proc/self/cgroup)"; ' +
+  `echo "given: $(${GIVEN})"; echo "data: $(ls /data | grep -c cb)"`
+
+const missing = ['/usr/bin/linux.uml', '/usr/sbin/mkfs.ext4', '/usr/bin/fio', '/usr/bin/vmtouch'].find((f) => !fs.existsSync(f))
+const skip = process.getuid() !== 0 ? 'the guest kernel needs root on the host'
+  : !UML ? 'needs the cgroup v2 guest, ../shared/uml/cgroup2 (or CGROUP2_UML)'
+      : missing ? `${missing} missing (./run_benchmark.sh setup installs it)` : false
+
+// Runs a shell command in the guest; resolves with its exit status and output.
+function guest (layout, script) {
+  return new Promise((resolve) => {
+    const child = spawn(UML, [`--layout=${layout}`, '--', 'sh', '-c', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => { out += d })
+    child.stderr.on('data', (d) => { out += d })
+    child.on('close', (code) => resolve({ code, out }))
+  })
+}
+
+const field = (out, name) => new RegExp(`^${name}: (.*)$`, 'm').exec(out)?.[1]
+
+t.test('a cold cell measures in every layout and leaves the cgroups as they were', { skip }, async (t) => {
+  const layouts = { systemd: '/user.slice/session-1.scope', delegated: '/system.slice/bench.service', container: '/', root: '/' }
+  const results = path.join(t.testdir(), 'r')
+  const runs = {}
+  const names = Object.keys(layouts)
+  for (let i = 0; i < names.length; i += 2) { // two guests at a time: each has one CPU
+    await Promise.all(names.slice(i, i + 2).map(async (layout) => {
+      const run = `./run_benchmark.sh ${COLD.join(' ')} --results=${results}/${layout} >/dev/null 2>&1; echo "exit: $?"; `
+      runs[layout] = await guest(layout, BEFORE + run + AFTER)
+    }))
+  }
+  for (const layout of names) {
+    const { out } = runs[layout]
+    t.equal(field(out, 'exit'), '0', `${layout}: exit 0\n${out}`)
+    const [folder] = fs.readdirSync(path.join(results, layout))
+    const rows = parse(fs.readFileSync(path.join(results, layout, folder, 'summary.csv')), { columns: true })
+    t.ok(rows.length > 0 && rows.every((r) => r.valid === 'true' && r.storage === 'cold'), `${layout}: valid cold rows`)
+    const perGet = Number(rows[0].deviceBytesPerGet) / FILE_BYTES
+    t.ok(perGet > 0.5 && perGet < 2, `${layout}: ${perGet.toFixed(2)} files a GET read from the device`)
+    t.equal(field(out, 'left'), '0', `${layout}: no cbench cgroup left`)
+    t.equal(field(out, 'shell'), layouts[layout], `${layout}: the shell back in its cgroup`)
+    t.equal(field(out, 'given'), field(out, 'before'), `${layout}: the controllers given below it as before`)
+  }
+})
+
+t.test('a cgroup with another process in it: exit 2, one line with what to run, no data written; what it says works', { skip }, async (t) => {
+  // The subshell ends at once: its sleep belongs to init, not to the run or the shell that starts it.
+  const { out } = await guest('systemd', `${BEFORE}(sleep 600 &); ./run_benchmark.sh ${COLD.join(' ')} >/tmp/o 2>/tmp/e; echo "exit: $?"; ` +
+    `echo "lines: $(wc -l < /tmp/e)"; echo "stdout: $(wc -c < /tmp/o)"; echo "said: $(cat /tmp/e)"; ${AFTER}; ` +
+    'eval "$(sed -n "s/.* it works: //p" /tmp/e)" >/dev/null 2>&1; echo "advised: $?"')
+  t.equal(field(out, 'exit'), '2', out)
+  t.equal(field(out, 'lines'), '1', 'one line')
+  t.equal(field(out, 'stdout'), '0', 'nothing on stdout')
+  t.match(field(out, 'said'), /^run_benchmark.sh: --storage=cold: the cgroup \/user\.slice\/session-1\.scope holds processes that are not this run's/)
+  t.match(field(out, 'said'), /; in a cgroup of its own it works: sh -c 'mkdir -p \/sys\/fs\/cgroup\/cbench && .* --dataPath=\/data\/cb'$/)
+  t.equal(field(out, 'data'), '0', 'no data set written')
+  t.equal(field(out, 'left'), '0', 'no cgroup made')
+  t.equal(field(out, 'given'), field(out, 'before'), 'the controllers given below as before')
+  t.equal(field(out, 'advised'), '0', 'the command it gives runs the cold sweep')
+})
+
+t.test('after SIGKILL of a cold sweep its guards remove its cells and put the run\'s shell back', { skip }, async (t) => {
+  const long = COLD.map((a) => a.replace(/^--(rounds|maxRounds)=1$/, '--$1=50'))
+  const { out } = await guest('delegated', `${BEFORE}./run_benchmark.sh ${long.join(' ')} >/dev/null 2>&1 & p=$!; ` +
+    'i=0; while [ -z "$(find /sys/fs/cgroup -name "cbench-$p-[0-9]*")" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; ' +
+    'echo "cell: $(find /sys/fs/cgroup -name "cbench-$p-[0-9]*" | wc -l)"; sleep 2; kill -9 $p; ' +
+    'i=0; while [ -n "$(find /sys/fs/cgroup -name "cbench-*")" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; ' + AFTER)
+  t.equal(field(out, 'cell'), '1', `a cell was made\n${out}`)
+  t.equal(field(out, 'left'), '0', 'no cbench cgroup left')
+  t.equal(field(out, 'shell'), '/system.slice/bench.service', 'the shell back in its cgroup')
+  t.equal(field(out, 'given'), field(out, 'before'), 'the controllers given below it as before')
+})
