@@ -14,7 +14,8 @@ const TOP_FUNCTIONS = 60
 const round1 = (x) => Math.round(x * 10) / 10
 
 /**
- * @param {{ mode: 'perf'|'v8', note: string, perfHz: number|null, v8IntervalUs: number, rounds: number }} head
+ * @param {{ mode: 'perf'|'v8', scope: 'cpus'|'processes'|'user'|null, note: string, perfHz: number|null, v8IntervalUs: number,
+ *   rounds: number }} head scope: what perf sampled (every CPU; this run's processes; their user space only)
  * @returns {{ addRound(round: number, figures: Map, known: Map, problems?: Map<string, string>): void, write(folder: string): object }}
  */
 function createProfileRecord (head) {

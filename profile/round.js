@@ -20,6 +20,8 @@ function processesOf (doc) {
   return list.map((p) => ({ ...p, label: p.role in count ? `${p.role} ${++count[p.role]}` : p.role === 'balancer' ? 'haproxy' : p.role }))
 }
 
+const userCpuNs = (doc) => doc.processes.reduce((a, p) => a + p.cpuUs.user, 0) * 1000
+
 const opsPerSec = (windows) => {
   const rates = windows.filter((w) => w.wallUs > 0).map((w) => w.ops / (w.wallUs / 1e6))
   return rates.length > 0 ? Math.round(median(rates)) : null
@@ -31,13 +33,14 @@ const opsPerSec = (windows) => {
  * of V8's (with perf) and of the unprofiled ones, and the V8 profiles written.
  * @param {Array<{ cell: string, by: 'perf'|'v8'|null, startNs: bigint, endNs: bigint, cpuNs?: number, doc: object|null,
  *   ops: number, wallUs: number }>} windows by: the profiler that sampled the window
- * @param {{ perfText: string|null, known: Map<number, object> }} how perfText: the round's `perf script`, null for
- *   V8's stacks alone; known: pid -> { pid, role, cell, label } of the processes seen so far (filled in here)
+ * @param {{ perfText: string|null, known: Map<number, object>, userOnly?: boolean }} how perfText: the round's `perf script`,
+ *   null for V8's stacks alone; known: pid -> { pid, role, cell, label } of the processes seen so far (filled in here);
+ *   userOnly: perf sampled user space only, so the CPU it is held against is the servers' user time
  * @returns {Map<string, { requests: number, serverCpuUs: number, sampledUs: number, categories: object, waits: object,
  *   opsPerSec: { profiled: number|null, unprofiled: number|null, v8?: number|null }, functions: Map, folded: Map,
  *   profiles: Array<{ pid: number, file: string }>, pids: number[] }>}
  */
-function roundFigures (windows, { perfText, known }) {
+function roundFigures (windows, { perfText, known, userOnly = false }) {
   const mode = perfText !== null ? 'perf' : 'v8'
   const profiled = windows.filter((w) => w.by === mode && w.doc)
   for (const w of windows.filter((w) => w.by && w.doc)) {
@@ -59,7 +62,7 @@ function roundFigures (windows, { perfText, known }) {
     for (const p of mine.flatMap((w) => w.doc.processes)) for (const k of WAITS) waits[k] += p.fsWaits?.[k] ?? 0
     figures.set(cell, {
       requests: mine.reduce((a, w) => a + w.doc.totals.requests, 0),
-      serverCpuUs: Math.round(mine.reduce((a, w) => a + (w.cpuNs ?? w.doc.totals.cpuUs * 1000), 0) / 1000),
+      serverCpuUs: Math.round(mine.reduce((a, w) => a + (userOnly ? userCpuNs(w.doc) : w.cpuNs ?? w.doc.totals.cpuUs * 1000), 0) / 1000),
       sampledUs: got?.sampledUs ?? 0,
       categories: got?.categories ?? {},
       waits,

@@ -8,14 +8,15 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { ON, V8_INTERVAL_US, profileSpool } = require('../lib/profiler')
-const { perfProblem, startPerf, perfScript, FREQUENCY_HZ } = require('./perf')
+const { V8_ONLY, perfAccess, perfProblem, startPerf, perfScript, FREQUENCY_HZ } = require('./perf')
+const { isAlive } = require('../lib/proc')
 const { roundFigures } = require('./round')
 const { createProfileRecord } = require('./record')
 
 /**
  * @param {string} dir the results folder
  * @param {{ rounds: number, say: (line: string) => void }} how rounds: how many profiled rounds (profile.json's head)
- * @returns {{ folder: string, mode: 'perf'|'v8', watch(pids: number[]): void,
+ * @returns {{ folder: string, mode: 'perf'|'v8', scope: 'cpus'|'processes'|'user'|null, watch(pids: number[]): void,
  *   round(round: number, measure: () => Promise<{ windows: object[], problems: Map<string, string> }>): Promise<void>,
  *   arm(by: 'perf'|'v8'|null): Promise<void>, disarm(by: 'perf'|'v8'|null): Promise<void>, write(): object, close(): void }}
  *   round: runs measure with perf recording (when there is perf) and adds the windows it returns (profile/round.js's
@@ -26,10 +27,13 @@ function openProfileSession (dir, { rounds, say }) {
   fs.mkdirSync(path.join(folder, 'cells'), { recursive: true })
   fs.mkdirSync(profileSpool(dir), { recursive: true })
   const logFd = fs.openSync(path.join(folder, 'perf.log'), 'a')
-  const problem = perfProblem()
+  // Before the first run, one line: what the run will see, and the sysctl that would show more.
+  const access = perfAccess()
+  const problem = access.scope ? perfProblem(access.scope) : access.why
   const mode = problem ? 'v8' : 'perf'
-  if (problem) say(`profiles: V8 stacks only (main threads; not the thread pool or the kernel): ${problem}`)
-  const record = createProfileRecord({ mode, note: problem ?? '', perfHz: problem ? null : FREQUENCY_HZ, v8IntervalUs: V8_INTERVAL_US, rounds })
+  const scope = problem ? null : access.scope
+  say(problem ? `${V8_ONLY}: ${problem}` : access.line)
+  const record = createProfileRecord({ mode, scope, note: problem ?? '', perfHz: problem ? null : FREQUENCY_HZ, v8IntervalUs: V8_INTERVAL_US, rounds })
   const known = new Map()
   const servers = new Set() // every serving process profiled: their JIT names for perf are removed at the end
   const flag = path.join(profileSpool(dir), ON)
@@ -37,6 +41,7 @@ function openProfileSession (dir, { rounds, say }) {
   return {
     folder,
     mode,
+    scope,
     watch (pids) {
       for (const pid of pids) servers.add(pid)
     },
@@ -44,7 +49,9 @@ function openProfileSession (dir, { rounds, say }) {
       const data = path.join(folder, `round-${round}.data`)
       let got, perfText
       try {
-        perf = mode === 'perf' ? await startPerf({ file: data, logFd }) : null
+        // Where perf may see only processes: this one (the servers it starts later inherit the recording) and the live servers.
+        const pids = [process.pid, ...[...servers].filter(isAlive)]
+        perf = mode === 'perf' ? await startPerf({ file: data, logFd, scope, pids }) : null
         try {
           got = await measure()
         } finally {
@@ -57,7 +64,7 @@ function openProfileSession (dir, { rounds, say }) {
         fs.rmSync(data, { force: true })
       }
       for (const w of got.windows) this.watch(processPids(w.doc))
-      record.addRound(round, roundFigures(got.windows, { perfText, known }), known, got.problems)
+      record.addRound(round, roundFigures(got.windows, { perfText, known, userOnly: scope === 'user' }), known, got.problems)
     },
     async arm (by) {
       if (by) fs.writeFileSync(flag, by === 'perf' ? 'waits' : 'v8')

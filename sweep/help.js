@@ -35,7 +35,8 @@ const OPTION_HELP = {
   passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',
   warmOps: 'operations each serving process gets before the first round (the JIT\'s warm-up), not measured',
   profile: 'after the verdict rounds, --profileRounds rounds more whose passes are profiled but 2, 6, 10 ...: perf on every CPU where it works (every ' +
-    'thread of the servers and the kernel), V8 in every serving process; writes profile/ and the report\'s Why section (no verdict includes them); ' +
+    'thread of the servers and the kernel; a user: this run\'s processes, as kernel.perf_event_paranoid allows, said in one line), ' +
+    'V8 in every serving process; writes profile/ and the report\'s Why section (no verdict includes them); ' +
     'run: after its runs, each cell profiled and unprofiled on fresh servers in each such round',
   profileRounds: 'how many profiled rounds --profile adds',
   restartEvery: 'start every server afresh (and warm it up again) every N rounds: new processes and memory layouts; 0 = once for the whole run',

@@ -15,8 +15,14 @@ const figure = (c) => c && html`<figure id="${c.file}" aria-label="${c.title}">$
 const td = (i) => (i ? html`<td class="num" title="${span(i)}">${formatUs(i.estimate)}</td>` : html`<td class="empty">–</td>`)
 const flameLink = (flames, file, text) => (flames.has(file) ? html`<a href="${file}">${text}</a>` : '')
 
-function modeSentence ({ mode, note, perfHz, v8IntervalUs }) {
-  if (mode === 'perf') return `Sampled with Linux perf${perfHz ? ` at ${perfHz} Hz` : ''}: every thread and the kernel, with JS names.`
+function modeSentence ({ mode, scope, note, perfHz, v8IntervalUs }) {
+  const perf = `Sampled with Linux perf${perfHz ? ` at ${perfHz} Hz` : ''}`
+  if (mode === 'perf' && scope === 'processes') return `${perf} in this run's processes: every thread and the kernel, with JS names; not the context switches.`
+  if (mode === 'perf' && scope === 'user') {
+    return `${perf} in this run's processes, user space only (kernel.perf_event_paranoid = 2): every thread, with JS names; the kernel ` +
+      'categories are not sampled, and measured is the servers\' user CPU time.'
+  }
+  if (mode === 'perf') return `${perf}: every thread and the kernel, with JS names.`
   return `Sampled with V8's profiler${v8IntervalUs ? ` every ${v8IntervalUs} µs` : ''}: V8 stacks only: main threads; ` +
     `the thread pool and the kernel are not seen${note ? ` — ${note}` : ''}.`
 }
@@ -36,15 +42,19 @@ function comparisonSentence ({ names, total, categories }) {
     : `the categories beyond noise (${more} − ${less}): ${beyond.map((d) => `${d.id} ${differenceText(d)}`).join(', ')}`}.`
 }
 
+// Where perf sampled user space only, the kernel's categories say so rather than 0.
+const notSampled = (why, id) => why.scope === 'user' && id.startsWith('kernel-')
+
 function costsTable (why, flames) {
-  const shown = why.categories.filter((c) => why.cells.some((cell) => cell.categories[c.id]?.estimate > 0))
+  const shown = why.categories.filter((c) => notSampled(why, c.id) || why.cells.some((cell) => cell.categories[c.id]?.estimate > 0))
+  const cellOf = (cell, c) => notSampled(why, c.id) ? html`<td class="empty">not sampled</td>` : td(cell.categories[c.id])
   const mark = (cell) => cell.adds === false && html` <span class="over" title="more than ${pct(ADDS_WITHIN)} apart">⚠</span>`
   const noise = (cell) => Number.isFinite(cell.samplingError) &&
     html` <span class="note" title="sampling alone moves the sampled total this much">±${pct(cell.samplingError)}</span>`
   return html`<div class="scroll"><table class="why-costs"><thead><tr><th>cell</th>
     ${shown.map((c) => html`<th title="${c.label}: ${c.what}">${c.id}</th>`)}<th>sampled</th><th>measured server CPU</th>
     <th>sampled / measured</th><th title="${SLEEPS}">sleeps</th><th>flame graph</th></tr></thead><tbody>
-    ${why.cells.map((cell) => html`<tr><td>${cell.id}</td>${shown.map((c) => td(cell.categories[c.id]))}${td(cell.sampled)}${td(cell.serverCpu)}
+    ${why.cells.map((cell) => html`<tr><td>${cell.id}</td>${shown.map((c) => cellOf(cell, c))}${td(cell.sampled)}${td(cell.serverCpu)}
       <td class="num">${cell.ratio === null ? '–' : cell.ratio.toFixed(2)}${noise(cell)}${mark(cell)}</td>
       ${td(cell.sleeps)}
       <td>${flameLink(flames, `profile/${cell.id}.html`, 'flame graph')}</td></tr>`)}</tbody></table></div>`

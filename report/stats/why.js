@@ -133,7 +133,8 @@ function whyAnalysis (profile, verdicts) {
       functions: functionChanges(byId.get(e.a), byId.get(e.b))
     }
   }).filter((c) => c.total !== null)
-  return { mode: profile.mode, note: profile.note ?? '', perfHz: profile.perfHz, v8IntervalUs: profile.v8IntervalUs, rounds: profile.rounds,
+  const scope = profile.scope ?? (profile.mode === 'perf' ? 'cpus' : null) // folders before the scope: every CPU
+  return { mode: profile.mode, scope, note: profile.note ?? '', perfHz: profile.perfHz, v8IntervalUs: profile.v8IntervalUs, rounds: profile.rounds,
     categories, cells, comparisons,
     overhead: overheads.length > 0 ? median(overheads) : null,
     v8Overhead: v8Overheads.length > 0 ? median(v8Overheads) : null }

@@ -95,6 +95,20 @@ t.test('with V8\'s profiler the section says what it cannot see, and why perf wa
     'the thread pool and the kernel are not seen — perf_event_paranoid is 3: perf cannot sample.')
 })
 
+t.test('perf on this run\'s processes in user space only: the kernel categories say "not sampled", not 0', async (t) => {
+  const dir = folder(t, { a: A, b: B, scope: 'user' })
+  renderReport(dir)
+  const why = whyOf(read(path.join(dir, 'report.html')))
+  t.match(text(why), 'Sampled with Linux perf at 999 Hz in this run\'s processes, user space only (kernel.perf_event_paranoid = 2): every ' +
+    'thread, with JS names; the kernel categories are not sampled, and measured is the servers\' user CPU time.')
+  const kernel = ['kernel-net', 'kernel-fs', 'kernel-wake', 'kernel-other']
+  for (const id of kernel) t.match(why, new RegExp(`<th title="[^"]*">${id}</th>`), `${id} has a column`)
+  t.equal(row(why, 'why-costs', A).split(' not sampled').length - 1, kernel.length, 'each kernel category: not sampled')
+  const perf = folder(t)
+  renderReport(perf)
+  t.notMatch(whyOf(read(path.join(perf, 'report.html'))), 'not sampled', 'every CPU sampled: figures')
+})
+
 t.test('a cell without folded stacks gets no flame graph and no link, and its comparison no differential one', async (t) => {
   const dir = folder(t)
   fs.rmSync(path.join(dir, 'profile', `${B}.folded`))
