@@ -53,3 +53,31 @@ t.test('README states the Node versions package.json supports, and .ci/run tests
   t.match(ci, /^if lts_node=\$\(node sweep\/node-command\.js install lts\); then$/m, 'installs the newest LTS before npm ci')
   t.match(ci, /^ {2}PATH="\$lts_bin:\$PATH" \.\/run_benchmark\.sh quick /m, 'and runs a mini sweep on it')
 })
+
+t.test('where it runs: every cell works, refused or untested, each claim backed by a test it names that runs there', async (t) => {
+  const section = readme.slice(readme.indexOf('## Where it runs'), readme.indexOf('\n## ', readme.indexOf('## Where it runs') + 1))
+  const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| capability') && !line.startsWith('|---'))
+  const head = section.split('\n').find((line) => line.startsWith('| capability')).split('|').slice(1, -1).map((c) => c.trim())
+  t.same(head, ['capability', 'root', 'user', 'cgroup v1', 'v2 systemd', 'v2 delegated', 'v2 container', 'Debian', 'Ubuntu', 'Fedora', 'tests'])
+  t.ok(rows.length >= 9, `${rows.length} capabilities`)
+  for (const line of rows) {
+    const cells = line.split('|').slice(1, -1).map((c) => c.trim())
+    const [name, ...values] = cells
+    const tests = [...values.pop().matchAll(/`([^`]+)`/g)].map((m) => m[1])
+    const at = Object.fromEntries(head.slice(1, -1).map((h, k) => [h, values[k]]))
+    t.same(values.filter((v) => !['works', 'refused', 'untested'].includes(v)), [], `${name}: 9 cells, each works, refused or untested`)
+    for (const test of tests) t.ok(fs.existsSync(path.join(ROOT, test)), `${name}: ${test} exists`)
+    if (values.some((v) => v !== 'untested')) t.ok(tests.length > 0, `${name}: a claim names its test`)
+    // A claim for a place needs a test that runs there.
+    const runsIn = (place, pattern) => ['works', 'refused'].includes(at[place]) && t.ok(tests.some((f) => pattern.test(f)), `${name}: ${place} has its test`)
+    runsIn('user', /as-user|setup/)
+    for (const layout of ['v2 systemd', 'v2 delegated', 'v2 container']) runsIn(layout, /cgroup-v2/)
+    const setupTest = tests.find((f) => /setup/.test(f))
+    for (const distro of ['Ubuntu', 'Fedora']) {
+      const text = setupTest ? fs.readFileSync(path.join(ROOT, setupTest), 'utf8') : ''
+      if (at[distro] === 'works') t.match(text, `ID=${distro.toLowerCase()}`, `${name}: ${distro}'s os-release in its test`)
+    }
+  }
+  const cgroup2 = fs.readFileSync(path.join(ROOT, 'test/storage/cgroup-v2.sequential.test.js'), 'utf8')
+  for (const layout of ['systemd', 'delegated', 'container']) t.match(cgroup2, `${layout}:`, `the cgroup v2 test runs the ${layout} layout`)
+})
