@@ -59,8 +59,16 @@ t.test('a runtime not in the cache is installed from the registry, its tarball c
   t.teardown(() => { delete process.env.npm_config_cache })
   const tarball = (version) => packTarball(path.join(root, `bun-${version}.tgz`),
     { 'package.json': JSON.stringify({ name: BUN, version }), 'bin/bun': fakeRuntimeScript('bun', version) })
+  const evil = packTarball(path.join(root, 'evil.tgz'),
+    { 'package.json': JSON.stringify({ name: BUN, version: '1.6.0' }), 'bin/bun': '#!/bin/sh\necho evil\n' })
   const registry = await startRegistry(t, root, {
-    [BUN]: { '1.4.4': { tarball: tarball('1.4.4') }, '1.4.5': { tarball: tarball('1.4.5') }, '1.5.0': { tarball: tarball('1.5.0'), integrity: 'sha512-AAAA' } }
+    [BUN]: {
+      '1.4.4': { tarball: tarball('1.4.4') },
+      '1.4.5': { tarball: tarball('1.4.5') },
+      '1.5.0': { tarball: tarball('1.5.0'), integrity: 'sha512-AAAA' },
+      // A tampered 1.6.0 whose metadata npm reads vouches for it: only the project's own SHA-512 can refuse it.
+      '1.6.0': { tarball: tarball('1.6.0'), served: evil }
+    }
   })
   const cacheDir = path.join(root, 'cache')
   const lines = []
@@ -71,10 +79,13 @@ t.test('a runtime not in the cache is installed from the registry, its tarball c
   t.match(lines, [/^--runtime bun@1\.4: not in .*; installing it from the npm registry$/, /^installing @oven\/bun-linux-\w+@1\.4\.5 into /])
   t.same(fs.readdirSync(cacheDir), ['bun-1.4.5'], 'no stage and no tarball left')
   t.same(installRuntime('bun', '1.4', { cacheDir, registry }), { version: '1.4.5', path: got.path, installed: false }, 'a second time it is there')
-  // 1.5.0's packument says another digest than its tarball has: npm or our own check refuses it, and nothing is kept.
-  t.throws(() => installRuntime('bun', '1.5', { cacheDir, registry }), /EINTEGRITY|does not match the registry's integrity/)
+  // 1.5.0's packument says another digest than its tarball has, to npm too: npm refuses it, and nothing is kept.
+  t.throws(() => installRuntime('bun', '1.5', { cacheDir, registry }), /EINTEGRITY/)
   t.same(fs.readdirSync(cacheDir), ['bun-1.4.5'])
-  t.throws(() => installRuntime('bun', '2', { cacheDir, registry }), /^the npm registry has no @oven\/bun-linux-\w+@2 \(E404|ETARGET\)$/)
+  t.throws(() => installRuntime('bun', '1.6', { cacheDir, registry }), /^oven-bun-linux-\w+-1\.6\.0\.tgz does not match the registry's integrity \(sha512-/,
+    'npm took the tampered tarball; the project\'s own hash did not')
+  t.same(fs.readdirSync(cacheDir), ['bun-1.4.5'])
+  t.throws(() => installRuntime('bun', '2', { cacheDir, registry }), /^the npm registry has no @oven\/bun-linux-\w+@2 \((E404|ETARGET)\)$/)
 })
 
 t.test('a Bun or Deno that cannot be had is left out with one line; a Node that cannot, or nothing left, is an error', async (t) => {

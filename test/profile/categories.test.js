@@ -129,7 +129,7 @@ t.test('functionName shows JS as name file:line and native or kernel frames as t
   t.equal(isKernel({ name: 'x', file: '/usr/bin/node', kernel: false }), false)
 })
 
-t.test('every sample of the recording gets one category, and the categories add up to the total weight', async (t) => {
+t.test('every sample of the recording gets the one category its stacks say (counted by hand)', async (t) => {
   const text = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'profile', 'perf-script.txt'), 'utf8')
   const samples = parsePerfScript(text)
   const ids = new Set(CATEGORIES.map((c) => c.id))
@@ -139,7 +139,7 @@ t.test('every sample of the recording gets one category, and the categories add 
     t.ok(ids.has(id), `${id} is a category`)
     totals[id] = (totals[id] ?? 0) + s.periodNs
   }
-  t.equal(Object.values(totals).reduce((a, b) => a + b, 0), samples.reduce((a, s) => a + s.periodNs, 0))
+  t.equal(samples.length, 44, 'the recording holds 44 samples')
   const counts = Object.fromEntries(Object.entries(totals).map(([id, ns]) => [id, ns / 1001001]))
   t.same(counts, {
     app: 4, express: 1, http: 2, fs: 4, pool: 2, callbacks: 3, gc: 6, engine: 2, 'kernel-net': 3, 'kernel-fs': 4,

@@ -47,8 +47,6 @@ t.test('quick --profile writes profile/ from its profiled rounds and the report 
       // Round 2 (the first profiled): perf's pass 1 and V8's pass 3; round 3: perf's passes 1 and 3 (without perf: V8's all).
       const windows = noPerf || r.round === 3 ? 2 : 1
       t.equal(r.requests, windows * 20, `${id} round ${r.round}: the requests of its ${windows} profiled windows`)
-      const sum = Object.values(r.categories).reduce((a, b) => a + b, 0)
-      t.ok(Math.abs(sum - r.sampledUs) <= 1 + 0.01 * r.sampledUs, `${id} round ${r.round}: the categories add up to the sampled time`)
       t.ok(r.serverCpuUs > 0, 'measured')
       t.ok(r.opsPerSec.profiled > 0 && r.opsPerSec.unprofiled > 0, 'the throughput of profiled and unprofiled windows')
     }
