@@ -94,9 +94,11 @@ function overheadSentence (why) {
   const each = why.cells.filter((c) => c.overhead !== null)
   if (why.overhead === null) return ''
   const word = (x) => `${pct(x)} ${x >= 0 ? 'less' : 'more'}`
+  const { estimate, low, high, n, confidence } = why.overhead
   const by = why.mode === 'perf' ? 'perf\'s' : 'V8\'s'
-  return html`<p class="note">The profiler's overhead: the windows ${by} figures come from served ${word(why.overhead)} than unprofiled
-    ones in the same rounds (the median over ${each.length} cell${each.length === 1 ? '' : 's'}: ${each.map((c) => `${c.id} ${word(c.overhead)}`).join(', ')}).
+  return html`<p class="note">The verdicts come from rounds on servers started without the profilers' flags. The profiler's overhead:
+    the windows ${by} figures come from served ${word(estimate)} [${word(low)} to ${word(high)}, ${n} cell rounds, ${pct(confidence)}]
+    than the passes left unprofiled at random in the same rounds (each cell's median: ${each.map((c) => `${c.id} ${word(c.overhead.estimate)}`).join(', ')}).
     ${Number.isFinite(why.v8Overhead) && `V8's profiler, which took a pass of its own for the .cpuprofile files, served
     ${word(why.v8Overhead)} (it slows every call from JS into node's C++ while it runs).`}</p>`
 }

@@ -35,10 +35,8 @@ function cellCosts (id, cell, categories, periodUs) {
   const measured = rounds.filter((r) => Number.isFinite(r.serverCpuUs))
   const measuredUs = measured.reduce((a, r) => a + r.serverCpuUs, 0)
   const ratio = measuredUs > 0 ? measured.reduce((a, r) => a + sampledOf(r, categories) * r.requests, 0) / measuredUs : null
-  const slower = (key) => {
-    const each = rounds.map((r) => r.opsPerSec).filter((o) => o?.unprofiled > 0 && Number.isFinite(o[key])).map((o) => 1 - o[key] / o.unprofiled)
-    return each.length > 0 ? median(each) : null
-  }
+  // Each round's 1 − profiled / unprofiled ops/s.
+  const slower = (key) => rounds.map((r) => r.opsPerSec).filter((o) => o?.unprofiled > 0 && Number.isFinite(o[key])).map((o) => 1 - o[key] / o.unprofiled)
   return {
     id,
     requests: cell.requests,
@@ -54,8 +52,9 @@ function cellCosts (id, cell, categories, periodUs) {
     waits: Object.fromEntries(WAITS.map((w) => [w, of((r) => perRequest(r, r.waits?.[w]))])),
     // Its threads' sleeps per request: each switch to sleep runs with interrupts off, where no sample lands.
     sleeps: rounds.some((r) => Number.isFinite(r.waits?.sleeps)) ? of((r) => perRequest(r, r.waits?.sleeps)) : null,
-    overhead: slower('profiled'),
-    v8Overhead: slower('v8'), // with perf, V8's profiler has passes of its own
+    overhead: interval(slower('profiled')),
+    v8Overhead: interval(slower('v8')), // with perf, V8's profiler has passes of its own
+    slowerByRound: slower('profiled'),
     functions: (cell.requests > 0 ? cell.functions ?? [] : []).map((f) => ({ name: f.name, category: f.category, perRequest: f.us / cell.requests }))
   }
 }
@@ -102,19 +101,19 @@ function functionChanges (a, b) {
  * @param {object[]} verdicts from report/stats/comparisons.js comparisons (or verdicts.json's comparisons): the
  *   throughput entries are the headline ones
  * @returns {{ mode: string, note: string, perfHz?: number, v8IntervalUs?: number, rounds?: number, categories: object[],
- *   cells: object[], overhead: number|null,
+ *   cells: object[], overhead: object|null,
  *   comparisons: { a: string, b: string, label: string, names: string[], verdict: string, aa: boolean,
  *   categories: { id: string, label: string, estimate, low, high, n, confidence, beyond: boolean }[],
- *   total: object, serverCpu: object|null, functions: object[] }[] }} overhead: the median over cells of each
- *   cell's median over rounds of 1 − profiled/unprofiled ops/s
+ *   total: object, serverCpu: object|null, functions: object[] }[] }} overhead: 1 − profiled/unprofiled ops/s, its
+ *   median and interval over every cell's rounds (a cell's own: cells[].overhead); v8Overhead: the median over cells
  */
 function whyAnalysis (profile, verdicts) {
   const { categories } = profile
   const periodUs = profile.mode === 'perf' ? 1e6 / profile.perfHz : profile.v8IntervalUs
   const cells = Object.entries(profile.cells).map(([id, cell]) => cellCosts(id, cell, categories, periodUs))
   const byId = new Map(cells.map((c) => [c.id, c]))
-  const overheads = cells.map((c) => c.overhead).filter((x) => x !== null)
-  const v8Overheads = cells.map((c) => c.v8Overhead).filter((x) => x !== null)
+  const overheads = cells.flatMap((c) => c.slowerByRound)
+  const v8Overheads = cells.map((c) => c.v8Overhead?.estimate).filter(Number.isFinite)
   const comparisons = verdicts.filter((e) => e.metric === 'opsPerSec' && byId.has(e.a) && byId.has(e.b)).map((e) => {
     const [a, b] = [profile.cells[e.a], profile.cells[e.b]]
     const diffs = categories.map((c) => ({ id: c.id, label: c.label, ...pairedDifference(a, b, (r) => perRequest(r, r.categories?.[c.id])) }))
@@ -136,7 +135,7 @@ function whyAnalysis (profile, verdicts) {
   const scope = profile.scope ?? (profile.mode === 'perf' ? 'cpus' : null) // folders before the scope: every CPU
   return { mode: profile.mode, scope, note: profile.note ?? '', perfHz: profile.perfHz, v8IntervalUs: profile.v8IntervalUs, rounds: profile.rounds,
     categories, cells, comparisons,
-    overhead: overheads.length > 0 ? median(overheads) : null,
+    overhead: interval(overheads),
     v8Overhead: v8Overheads.length > 0 ? median(v8Overheads) : null }
 }
 

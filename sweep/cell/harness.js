@@ -20,7 +20,7 @@ const { serverEnv, usesDelayLayer } = require('../../lib/dimensions') // serverE
 const { remoteServer } = require('../hosts/hosts')
 const { openData } = require('../../client/data-host')
 const { processCpuUs } = require('../../lib/proc')
-const { profileEnv, profileSpool } = require('../../lib/profiler')
+const { profileEnv, profileSpool, PERF_FLAGS } = require('../../lib/profiler')
 
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
@@ -90,7 +90,10 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
     }
     const args = [`--config=${serverConfig}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
     // Under --profile the servers work in the profiles' folder: Node 26's perf map option also writes V8's log where it runs.
-    if (options.profile) fs.mkdirSync(profileSpool(dir), { recursive: true })
+    if (options.profile) {
+      fs.mkdirSync(profileSpool(dir), { recursive: true })
+      log.write(`# profile: the server starts with the profilers' flags (${PERF_FLAGS.join(' ')}), for the profiled rounds\n`)
+    }
     opened.server = await startServer({
       kind: cell.kind, args, env: { ...process.env, ...setEnv, ...(options.profile && profileEnv(profileSpool(dir), process.env)) }, log,
       readyTimeout: options.readyTimeout, signal, cwd: options.profile ? profileSpool(dir) : undefined,

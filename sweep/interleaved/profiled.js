@@ -1,11 +1,11 @@
 'use strict'
-// --profile: after the verdict rounds, --profileRounds more rounds on the same live cells, whose passes
-// are profiled but every fourth from the second (2, 6, 10 ...): the same interleaving and windows, and the
-// profilers' own cost measured in the same rounds. Where perf works it samples the profiled passes (every
-// CPU; the categories come from it) but the last of the first profiled round (pass 8 of quick's 8), which
-// is V8's profiler's (JS stacks in every serving process, for the .cpuprofile files): V8's profiler slows
-// the calls into node's C++ while it runs, so it gets a pass of its own. Without perf V8 takes every
-// profiled pass. Every profiled pass times the fs waits.
+// --profile: after the verdict rounds, --profileRounds more rounds on fresh servers started with the profilers' flags
+// (the verdict rounds' servers ran without them), the same interleaving and windows. In each, a random quarter of
+// the passes (at least one) is left unprofiled, so the profilers' cost is measured in the same rounds at no fixed
+// place. Where perf works it samples the profiled passes (the categories come from it) but the last of the first
+// profiled round, which is V8's profiler's (JS stacks in every serving process, for the .cpuprofile files): V8's
+// profiler slows the calls into node's C++ while it runs, so it gets a pass of its own. Without perf V8 takes
+// every profiled pass. Every profiled pass times the fs waits.
 // Nothing of these rounds reaches summary.csv; they write profile/ (profile/session.js).
 
 const { beginRound } = require('./live-cells')
@@ -13,18 +13,26 @@ const { endRound } = require('./round-rows')
 const { runPasses } = require('./passes')
 const { groupMembers } = require('../cell/process-group')
 const { threadsCpuNs } = require('../../lib/proc')
+const { shuffle } = require('../../lib/random')
 const { openProfileSession } = require('../../profile/session')
 
-/** Whether a pass of a profiled round is left unprofiled, for the profilers' cost: 2, 6, 10 ... */
-const unprofiled = (pass) => pass % 4 === 2
-// With perf, V8's pass: the last profiled one of the first profiled round, if perf keeps a pass of its own
-// (pass 1 is always profiled).
-const v8PassOf = ({ passes, profileRounds }) => {
-  const last = unprofiled(passes) ? passes - 1 : passes
-  return last > 1 || profileRounds > 1 ? last : null
+/**
+ * Which profiler samples each pass of the k-th profiled round (from 0).
+ * @param {number} k
+ * @param {{ passes: number, profileRounds: number }} options
+ * @param {boolean} perf whether perf works here
+ * @param {() => number} random the run's
+ * @returns {Array<'perf'|'v8'|null>} by pass (index 0 is pass 1); null: unprofiled
+ */
+function passPlan (k, { passes, profileRounds }, perf, random) {
+  const all = Array.from({ length: passes }, (_, i) => i)
+  const off = new Set(shuffle(all, random).slice(0, Math.max(1, Math.round(passes / 4))))
+  const plan = all.map((i) => (off.has(i) ? null : perf ? 'perf' : 'v8'))
+  // V8's pass: the last profiled one of the first round, if perf keeps a pass (or a round) of its own.
+  const profiled = all.filter((i) => plan[i])
+  if (perf && k === 0 && (profiled.length > 1 || profileRounds > 1)) plan[profiled.at(-1)] = 'v8'
+  return plan
 }
-/** Which profiler samples a pass of the k-th profiled round (from 0): 'perf', 'v8' or null (an unprofiled pass). */
-const profiler = (pass, perf, k, v8Pass) => (unprofiled(pass) ? null : !perf || (k === 0 && pass === v8Pass) ? 'v8' : 'perf')
 
 /**
  * Runs the profiled rounds and writes profile/.
@@ -38,7 +46,6 @@ const profiler = (pass, perf, k, v8Pass) => (unprofiled(pass) ? null : !perf || 
 async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
   const session = openProfileSession(dir, { rounds: live.options.profileRounds, say })
   const perf = session.mode === 'perf'
-  const v8Pass = v8PassOf(live.options)
   try {
     for (let k = 0; k < live.options.profileRounds && !live.signal.aborted; k++) {
       const round = firstRound + k
@@ -51,10 +58,9 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
         c.cpuNow = () => members.reduce((a, pid) => a + threadsCpuNs(pid), 0)
         session.watch(members)
       }
-      const around = {
-        before: (pass) => session.arm(profiler(pass, perf, k, v8Pass)),
-        after: (pass) => session.disarm(profiler(pass, perf, k, v8Pass))
-      }
+      const plan = passPlan(k, live.options, perf, live.random)
+      const by = (pass) => plan[pass - 1]
+      const around = { before: (pass) => session.arm(by(pass)), after: (pass) => session.disarm(by(pass)) }
       await session.round(round, async () => {
         try {
           await runPasses(state, { ...live, around })
@@ -63,7 +69,7 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
         }
         const rows = await endRound(state, { round, order: 0, disturbed: '' }, { ...ctx, dir: session.folder })
         return {
-          windows: alive.flatMap((c) => c.kept.map((w) => ({ ...w, cell: c.cell.id, by: profiler(w.pass, perf, k, v8Pass) }))),
+          windows: alive.flatMap((c) => c.kept.map((w) => ({ ...w, cell: c.cell.id, by: by(w.pass) }))),
           problems: new Map(rows.filter((r) => !r.valid).map((r) => [r.cell, r.reason]))
         }
       })
@@ -75,4 +81,4 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
   }
 }
 
-module.exports = { runProfiledRounds, profiler, v8PassOf }
+module.exports = { runProfiledRounds, passPlan }

@@ -79,12 +79,13 @@ async function runRounds ({ cells, options }, ctx, add) {
   let state = []
   const written = [] // the rows so far, for the precision check after each round
   const result = { rounds: 0, disturbed: 0, stop: 'interrupted' }
-  // Every cell's servers, started and warmed up: once, or again every --restartEvery rounds.
+  // Every cell's servers, started and warmed up: once, or again every --restartEvery rounds; under --profile once
+  // more for the profiled rounds, with the profilers' flags, which the verdict rounds' servers never carry.
   let generations = 0
-  const generation = async () => {
+  const generation = async (profile = false) => {
     await closeCells(state)
     lap('stop')
-    state = await openCells(cells, live, ++generations)
+    state = await openCells(cells, { ...live, options: { ...options, profile } }, ++generations)
     lap('start')
     say(`${state.filter((c) => !c.failed).length} servers up in ${(timing.start / 1000).toFixed(1)} s; warming up`)
     const warmWindows = await warmCells(state, live)
@@ -146,6 +147,7 @@ async function runRounds ({ cells, options }, ctx, add) {
     }
     if (options.profile && !ctx.signal.aborted) {
       lap('rounds')
+      await generation(true)
       await runProfiledRounds(state, live, { dir: ctx.dir, firstRound: result.rounds + 1, say }, ctx)
       lap('profile')
     }

@@ -68,7 +68,8 @@ const { spawnSync } = require('node:child_process')
   await perf.stop()
   process.stdout.write(await perfScript(${JSON.stringify(path.join(dir, 'u.data'))}))
 })()`
-    const res = spawnSync(...plainEnv(process.execPath, ['-e', script]), { ...AS_NOBODY, cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 })
+    const res = spawnSync(...plainEnv(process.execPath, ['-e', script]),
+      { ...AS_NOBODY, cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28, timeout: 60000, killSignal: 'SIGKILL' })
     t.equal(res.status, 0, res.stderr)
     const samples = parsePerfScript(res.stdout)
     const child = samples.filter((s) => s.pid !== res.pid && s.comm === 'node')

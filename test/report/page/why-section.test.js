@@ -62,8 +62,9 @@ t.test('a profiled folder\'s report explains its comparison right after the answ
   t.equal(row(why, 'why-waits', A), `${A} 25 0 0`, 'sync blocks its event loop')
   t.equal(row(why, 'why-waits', B), `${B} 0 30 5.0`, 'async waits for the pool')
   t.equal(row(why, 'why-functions', 'uv_fs_read'), 'uv_fs_read pool 0 18 −18', 'the function that changed most first')
-  t.match(words, 'the windows perf\'s figures come from served 5.5% less than unprofiled ones in the same rounds (the median over 2 cells: ' +
-    `${A} 4% less, ${B} 7% less). V8's profiler, which took a pass of its own for the`)
+  t.match(words, 'The verdicts come from rounds on servers started without the profilers\' flags. The profiler\'s overhead: the windows ' +
+    'perf\'s figures come from served 5% less [3.3% less to 10% less, 6 cell rounds, 96.9%] than the passes left unprofiled at random in ' +
+    `the same rounds (each cell's median: ${A} 4% less, ${B} 7% less). V8's profiler, which took a pass of its own for the`)
   t.match(words, 'files, served 20% less (it slows every call from JS into node')
   for (const href of FLAMES) t.match(why, `<a href="${href}">`, `${href} is linked`)
   t.match(why, `<figure id="why-${A}-vs-${B}.svg"`, 'the comparison\'s chart is drawn in it')

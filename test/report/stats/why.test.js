@@ -49,9 +49,12 @@ t.test('waits per request and the profiler\'s overhead per cell and overall', as
   t.same([a.waits.syncUs.estimate, a.waits.poolBusyUs.estimate], [25, 0], 'sync blocks the event loop 25 µs per request')
   t.same([b.waits.syncUs.estimate, b.waits.poolBusyUs.estimate, b.waits.poolQueuedUs.estimate], [0, 30, 5])
   t.same([a.sleeps.estimate, b.sleeps.estimate], [2, 6], 'the threads\' sleeps per request')
-  near(t, a.overhead, 0.04, 'the median of 5%, 3.3% and 4%')
-  near(t, b.overhead, 0.07, 'the median of 10%, 5% and 7%')
-  near(t, why.overhead, 0.055, 'the median over the cells')
+  near(t, a.overhead.estimate, 0.04, 'the median of 5%, 3.3% and 4%')
+  t.same([a.overhead.low, a.overhead.high, a.overhead.n].map((x) => Number(x.toFixed(4))), [0.0333, 0.05, 3], 'its interval: the lowest and the highest')
+  near(t, b.overhead.estimate, 0.07, 'the median of 10%, 5% and 7%')
+  // Over the 6 cell rounds: 3.3%, 4%, 5%, 5%, 7%, 10%; the median 5%, [3.3%, 10%] at 1 − 2/2⁶ = 96.9%.
+  t.same([why.overhead.estimate, why.overhead.low, why.overhead.high].map((x) => Number(x.toFixed(4))), [0.05, 0.0333, 0.1])
+  near(t, why.overhead.confidence, 1 - 2 / 64, 'the interval over every cell\'s rounds')
 })
 
 t.test('a headline comparison: differences a − b by round, beyond noise only when the interval leaves out 0', async (t) => {

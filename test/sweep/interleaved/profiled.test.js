@@ -1,6 +1,7 @@
 'use strict'
 // sweep/interleaved/profiled.js end to end on small windows: quick --profile runs its verdict rounds, then
-// profiled rounds whose passes perf (or, without it, V8) samples but every fourth from the second;
+// profiled rounds on fresh servers with the profilers' flags, whose passes perf (or, without it, V8) samples but a
+// random quarter;
 // profile/ holds each cell's rounds, categories that add up to what was sampled, folded stacks and a V8
 // profile per serving process; the report explains; nothing of the profiled rounds is a summary row,
 // and nothing is left behind (the profiles' folder, perf's JIT maps).
@@ -10,18 +11,26 @@ const path = require('node:path')
 const t = require('tap')
 const { runSweep, resultsDir, readSummary, loggedPids } = require('../../fixtures/sweep-run')
 const { perfProblem } = require('../../../profile/perf')
-const { profiler, v8PassOf } = require('../../../sweep/interleaved/profiled')
+const { passPlan } = require('../../../sweep/interleaved/profiled')
+const { mulberry32 } = require('../../../lib/random')
 
-t.test('the passes of a profiled round: all profiled but 2, 6, 10 ...; V8 the last of the first round if perf keeps one', async (t) => {
-  const plan = (passes, profileRounds, perf = true) => {
-    const v8Pass = v8PassOf({ passes, profileRounds })
-    return [0, 1].map((k) => Array.from({ length: passes }, (_, i) => profiler(i + 1, perf, k, v8Pass) ?? '-').join(' '))
+t.test('the passes of a profiled round: a random quarter unprofiled, V8 the last profiled pass of the first round if perf keeps one', async (t) => {
+  const random = mulberry32(7)
+  const plans = Array.from({ length: 400 }, (_, n) => ({ k: n % 2, plan: passPlan(n % 2, { passes: 8, profileRounds: 5 }, true, random) }))
+  t.ok(plans.every(({ plan }) => plan.length === 8 && plan.filter((p) => p === null).length === 2), 'quick\'s 8 passes: 2 unprofiled')
+  const off = new Set(plans.flatMap(({ plan }) => plan.map((p, i) => (p === null ? i + 1 : 0)).filter(Boolean)))
+  t.same([...off].sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8], 'every pass is left unprofiled in some round: no fixed place')
+  for (const { k, plan } of plans) {
+    const profiled = plan.filter(Boolean)
+    if (k === 0) t.same(profiled, [...Array(5).fill('perf'), 'v8'], 'round 0: V8 takes the last profiled pass')
+    else t.same(profiled, Array(6).fill('perf'), 'later rounds: perf alone')
+    if (k === 0 && profiled.length !== 6) break
   }
-  t.same(plan(8, 5), ['perf - perf perf perf - perf v8', 'perf - perf perf perf - perf perf'], 'quick\'s 8 passes')
-  t.same(plan(5, 5), ['perf - perf perf v8', 'perf - perf perf perf'], 'sweep\'s 5')
-  t.same(plan(2, 1), ['perf -', 'perf -'], 'one profiled pass and one round: perf\'s, no V8 pass')
-  t.same(plan(2, 2), ['v8 -', 'perf -'], 'another round keeps perf\'s')
-  t.same(plan(8, 5, false), ['v8 - v8 v8 v8 - v8 v8', 'v8 - v8 v8 v8 - v8 v8'], 'without perf, V8 takes every profiled pass')
+  t.same(passPlan(0, { passes: 2, profileRounds: 1 }, true, random).filter(Boolean), ['perf'], 'one profiled pass and one round: no V8 pass')
+  t.same(passPlan(0, { passes: 2, profileRounds: 2 }, true, random).filter(Boolean), ['v8'], 'another round keeps perf\'s')
+  t.same(passPlan(0, { passes: 5, profileRounds: 5 }, false, random).filter(Boolean), Array(4).fill('v8'), 'without perf, V8 takes every profiled pass')
+  const again = mulberry32(7)
+  t.same(passPlan(0, { passes: 8, profileRounds: 5 }, true, again), plans[0].plan, 'the run\'s seed decides')
 })
 
 const SMALL = ['--kinds=sync,async', '--ioDelay=off', '--nClients=1', '--aa=off', '--passes=3', '--window=20', '--warmOps=20', '--seed=3',
@@ -44,7 +53,7 @@ t.test('quick --profile writes profile/ from its profiled rounds and the report 
     const cell = doc.cells[id]
     t.same(cell.rounds.map((r) => r.round), [2, 3], `${id}: the profiled rounds, numbered after the verdict round`)
     for (const r of cell.rounds) {
-      // Round 2 (the first profiled): perf's pass 1 and V8's pass 3; round 3: perf's passes 1 and 3 (without perf: V8's all).
+      // 2 of the 3 passes profiled: round 2 (the first profiled) one perf's and one V8's; round 3 both perf's (without perf: V8's).
       const windows = noPerf || r.round === 3 ? 2 : 1
       t.equal(r.requests, windows * 20, `${id} round ${r.round}: the requests of its ${windows} profiled windows`)
       t.ok(r.serverCpuUs > 0, 'measured')
@@ -63,6 +72,10 @@ t.test('quick --profile writes profile/ from its profiled rounds and the report 
   t.ok(fs.existsSync(path.join(dir, 'profile', 'diff-sync-s1-c1-doff-vs-async-s1-c1-doff.html')), 'the comparison\'s differential flame graph')
   t.match(fs.readFileSync(path.join(dir, 'report.html'), 'utf8'), /<section id="why">[\s\S]*sync vs async, 1 process/, 'the report explains')
   t.notOk(fs.existsSync(path.join(dir, 'profile', 'v8')), 'the processes\' profiles folder is gone')
+  // Each cell's server logs: the verdict round's server (<cell>.log) ran without the profilers' flags, the profiled
+  // rounds' (<cell>-g2.log, the second generation) with them.
+  const flagged = (file) => /^# profile: the server starts with the profilers' flags/m.test(fs.readFileSync(path.join(dir, 'cells', file), 'utf8'))
+  for (const id of cells) t.same([`${id}.log`, `${id}-g2.log`].map(flagged), [false, true], `${id}: flags on the profiled rounds' server only`)
   const left = loggedPids(dir).filter((pid) => fs.existsSync(`/tmp/perf-${pid}.map`))
   t.same(left, [], 'no JIT map of a server is left in /tmp')
 })
