@@ -8,7 +8,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawn, execFileSync } = require('node:child_process')
 const { parse } = require('csv-parse/sync')
 const { ROOT } = require('../fixtures/server')
 
@@ -29,10 +29,25 @@ const skip = process.getuid() !== 0 ? 'the guest kernel needs root on the host'
   : !UML ? 'needs the cgroup v2 guest, ../shared/uml/cgroup2 (or CGROUP2_UML)'
       : missing ? `${missing} missing (./run_benchmark.sh setup installs it)` : false
 
-// Runs a shell command in the guest; resolves with its exit status and output.
+// The checkout as the guest sees it. The guest mounts a tmpfs of its own on /tmp: a checkout there (a clone in a
+// mktemp -d folder) is bound, for this file's run, to a folder of /var/tmp, which the guest sees through hostfs.
+let HERE = ROOT
+if (!skip && (ROOT + '/').startsWith('/tmp/')) {
+  HERE = fs.mkdtempSync('/var/tmp/cbench-checkout-')
+  execFileSync('mount', ['--bind', ROOT, HERE])
+  t.teardown(() => {
+    execFileSync('umount', ['-l', HERE])
+    fs.rmdirSync(HERE)
+  })
+}
+const seen = (file) => HERE + file.slice(ROOT.length) // a path of the checkout as the guest sees it
+
+// Runs a shell command in the guest, in the checkout; resolves with its exit status and output.
 function guest (layout, script) {
   return new Promise((resolve) => {
-    const child = spawn(UML, [`--layout=${layout}`, '--', 'sh', '-c', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    // PWD too: bash keeps an inherited PWD that names the same folder, and the guest enters $PWD.
+    const child = spawn(UML, [`--layout=${layout}`, '--', 'sh', '-c', script],
+      { cwd: HERE, env: { ...process.env, PWD: HERE }, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     child.stdout.on('data', (d) => { out += d })
     child.stderr.on('data', (d) => { out += d })
@@ -49,7 +64,7 @@ t.test('a cold cell measures in every layout and leaves the cgroups as they were
   const names = Object.keys(layouts)
   for (let i = 0; i < names.length; i += 2) { // two guests at a time: each has one CPU
     await Promise.all(names.slice(i, i + 2).map(async (layout) => {
-      const run = `./run_benchmark.sh ${COLD.join(' ')} --results=${results}/${layout} >/dev/null 2>&1; echo "exit: $?"; `
+      const run = `./run_benchmark.sh ${COLD.join(' ')} --results=${seen(results)}/${layout} >/dev/null 2>&1; echo "exit: $?"; `
       runs[layout] = await guest(layout, BEFORE + run + AFTER)
     }))
   }
@@ -86,10 +101,12 @@ t.test('a cgroup with another process in it: exit 2, one line with what to run, 
 t.test('after SIGKILL of a cold sweep its guards remove its cells and put the run\'s shell back', { skip }, async (t) => {
   const long = COLD.map((a) => a.replace(/^--(rounds|maxRounds)=1$/, '--$1=50'))
   const { out } = await guest('delegated', `${BEFORE}./run_benchmark.sh ${long.join(' ')} >/dev/null 2>&1 & p=$!; ` +
-    'i=0; while [ -z "$(find /sys/fs/cgroup -name "cbench-$p-[0-9]*")" ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; ' +
-    'echo "cell: $(find /sys/fs/cgroup -name "cbench-$p-[0-9]*" | wc -l)"; sleep 2; kill -9 $p; ' +
+    // A cell with the server in it (the plan's trial makes and removes one first, empty).
+    'served() { for c in $(find /sys/fs/cgroup -name "cbench-$p-[0-9]*"); do grep -q . "$c/cgroup.procs" 2>/dev/null && return 0; done; return 1; }; ' +
+    'i=0; while ! served && [ $i -lt 600 ]; do sleep 0.2; i=$((i+1)); done; ' +
+    'echo "cell: $(served && echo served)"; sleep 2; kill -9 $p; ' +
     'i=0; while [ -n "$(find /sys/fs/cgroup -name "cbench-*")" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; ' + AFTER)
-  t.equal(field(out, 'cell'), '1', `a cell was made\n${out}`)
+  t.equal(field(out, 'cell'), 'served', `a cell was made, the server in it\n${out}`)
   t.equal(field(out, 'left'), '0', 'no cbench cgroup left')
   t.equal(field(out, 'shell'), '/system.slice/bench.service', 'the shell back in its cgroup')
   t.equal(field(out, 'given'), field(out, 'before'), 'the controllers given below it as before')
