@@ -18,7 +18,7 @@ const KINDS = {
   // nServers single-process servers behind HAProxy, which spreads requests (balancer/).
   'sync-lb': { store: 'sync', model: 'lb' },
   'async-lb': { store: 'async', model: 'lb' },
-  // One process: its main thread does HTTP, nServers worker threads the sync file work (piscina).
+  // One process: its main thread does HTTP, as many worker threads as libuv's pool the sync fs calls (piscina).
   'sync-pool': { store: 'sync', model: 'pool' }
 }
 const KIND_NAMES = Object.keys(KINDS)
@@ -29,11 +29,11 @@ const REUSE_PORT_PLATFORMS = ['linux', 'freebsd', 'sunos', 'aix']
 
 /**
  * @param {string} kind a name in KINDS
- * @returns {boolean} whether nServers applies: the kind runs more than one serving process, or a pool
- *   of nServers threads (sync-pool)
+ * @returns {boolean} whether nServers applies: the kind runs more than one serving process (the pool
+ *   kind's threads are as many as libuv's pool: UV_THREADPOOL_SIZE)
  */
 function isMultiProcess (kind) {
-  return KINDS[kind].model !== 'single'
+  return !['single', 'pool'].includes(KINDS[kind].model)
 }
 
 /**
@@ -105,12 +105,13 @@ const MODEL_WORDS = {
   cluster: (n) => `cluster of ${plural(n, 'worker', 'workers')}`,
   reuseport: (n) => plural(n, 'reusePort process', 'reusePort processes'),
   lb: (n) => `${plural(n, 'backend', 'backends')} behind HAProxy`,
-  pool: (n) => `pool of ${plural(n, 'thread', 'threads')}`
+  pool: () => '1 process + libuv-sized thread pool'
 }
 
 /**
  * A kind and its process count in words, the one wording of the report, compare and verdicts.json:
- * "1 process", "cluster of 2 workers", "2 reusePort processes", "2 backends behind HAProxy", "pool of 2 threads".
+ * "1 process", "cluster of 2 workers", "2 reusePort processes", "2 backends behind HAProxy", "1 process + libuv-sized
+ * thread pool".
  * @param {string} kind a name in KINDS
  * @param {number} nServers
  * @returns {string}

@@ -54,7 +54,7 @@ const PRESETS = {
   // The version table: each store in one process on the system Node and every supported LTS line.
   versions: { ...INTERLEAVED, lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [4] }, aa: () => null,
     runtime: () => ['node@system', ...supportedLts().map((v) => `node@${v}`)], rounds: { ...ROUNDS, rounds: 8, budget: 600, window: 200, passes: 6 } },
-  // The runtime table, on the same engine: sync, async, their 2-worker clusters and a 2-thread sync pool on the newest Node LTS,
+  // The runtime table, on the same engine: sync, async, their 2-worker clusters and a sync pool (libuv's 4 threads) on the newest Node LTS,
   // Bun and Deno (the newest in .node-cache/, else the registry's), at a plain folder and 1 ms storage (when FUSE works).
   runtimes: { ...INTERLEAVED, lists: { kinds: [...BASE_KINDS, 'sync-pool'], nServers: [2], nClients: [2] }, flags: [...INTERLEAVED.flags, '--concurrency=2'],
     aa: () => null, runtime: () => [`node@${newestLts()}`, 'bun', 'deno'], slice: { ioDelay: ['off', 1000] },
@@ -133,7 +133,7 @@ const COMMANDS = {
       `LTS line (missing ones are installed); at least ${V.rounds} rounds within a budget of ${duration(V.budget)}; writes versions.md beside the report`
   }),
   runtimes: cells('runtimes', {
-    line: `the runtime table: ${PRESETS.runtimes.lists.kinds.join(', ')} (nServers ${PRESETS.runtimes.lists.nServers}: workers or pool threads) on ` +
+    line: `the runtime table: ${PRESETS.runtimes.lists.kinds.join(', ')} (clusters of ${PRESETS.runtimes.lists.nServers}; the pool: libuv's 4 threads) on ` +
       'the newest Node LTS, Bun and Deno (installed into .node-cache/ when missing; one that cannot be had is skipped), at a plain folder and ' +
       `1 ms storage (when FUSE works), interleaved; at least ${R.rounds} rounds within a budget of ${duration(R.budget)}; writes runtimes.md beside the report`
   }),

@@ -59,11 +59,14 @@ function pairsOf (cells) {
     }
     const callback = cell.api && cell.api !== 'callback' && same.find((c) => c.kind === cell.kind && c.nServers === cell.nServers && c.api === 'callback')
     if (callback) pairs.push([cell, callback, 'api'])
-    if (!isMultiProcess(cell.kind)) continue
+    const pool = model === 'pool'
+    if (!isMultiProcess(cell.kind) && !pool) continue
     const single = same.find((c) => c.kind === kindOf(store, 'single') && c.api === cell.api)
     if (single) pairs.push([cell, single, 'model'])
-    const cluster = model !== 'cluster' && same.find((c) => c.kind === kindOf(store, 'cluster') && c.nServers === cell.nServers && c.api === cell.api)
-    if (cluster) pairs.push([cell, cluster, 'model'])
+    // A pool's threads are libuv's count, not nServers: it meets the cluster of each size.
+    const rival = (c) => c.kind === kindOf(store, 'cluster') && (pool || c.nServers === cell.nServers) && c.api === cell.api
+    const clusters = model === 'cluster' ? [] : same.filter(rival)
+    for (const cluster of clusters) pairs.push([cell, cluster, 'model'])
   }
   // The A/A pair: the copy (B) over its configuration's own cell, or, in folders made before
   // 2026-11-24, over a second copy (A).

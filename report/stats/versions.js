@@ -50,7 +50,8 @@ function versionVerdict (r, above, below) {
  * @returns {null | { versions: object[], base: string, groups: object[], findings: object[] }} null with fewer than two
  *   runtimes. versions: { id, label, engine, uv, status, supported }, Node oldest first, then Bun and Deno; base: the id the
  *   others are divided by (the oldest Node, else the first); groups: one per nServers of the multi-process kinds, nClients
- *   and other settings (the one-process kinds in a sync pool's): { nServers, load, rest, kinds, byVersion: { id → { kind → cell } } };
+ *   and other settings (the one-process kinds, a sync pool's too, in each of its setting's):
+ *   { nServers, load, rest, kinds, byVersion: { id → { kind → cell } } };
  *   findings: each pair (pairsOf) per measure with its verdict per runtime and `holds` (the same clear verdict on every
  *   supported Node line and every other runtime, or on all when none is supported)
  */
@@ -66,11 +67,15 @@ function compareVersions (results, cells) {
     const supported = name !== 'node' || /LTS$/.test(status)
     return { id, name, label: runtimeLabel(id), version, v8: row.v8 || '–', engine, uv: row.uv || '–', status, supported }
   })
-  // A group per process count and setting. Where a setting has a sync pool, the one-process kinds also sit in its
-  // groups: async in one process is the pool's rival.
+  // A group per process count and setting. Where a setting has a sync pool (one process, libuv's count of threads),
+  // the one-process kinds sit in each group of its multi-process counts: the pool meets the clusters, and async in
+  // one process, its rival, meets the pool.
   const setting = (cell) => [cell.load, restOf(cell)].join('|')
+  const pooled = new Set(cells.filter((c) => KINDS[c.kind].model === 'pool').map(setting))
   const counts = new Map()
-  for (const cell of cells) if (KINDS[cell.kind].model === 'pool') counts.set(setting(cell), new Set([...counts.get(setting(cell)) ?? [], cell.nServers]))
+  for (const cell of cells) {
+    if (pooled.has(setting(cell)) && isMultiProcess(cell.kind)) counts.set(setting(cell), new Set([...counts.get(setting(cell)) ?? [], cell.nServers]))
+  }
   const groups = new Map()
   for (const cell of cells) {
     for (const n of isMultiProcess(cell.kind) ? [cell.nServers] : [...counts.get(setting(cell)) ?? [1]]) {

@@ -1,6 +1,6 @@
 'use strict'
 // Starts a server of one kind (lib/kinds.js): a single process that listens (with a pool of
-// nServers threads for the pool kind), or a primary that forks nServers workers
+// UV_THREADPOOL_SIZE threads for the pool kind), or a primary that forks nServers workers
 // (servers/lib/primary.js). Prints one ready line on stdout; logs go to stderr.
 
 const cluster = require('node:cluster')
@@ -8,6 +8,7 @@ const { runMain } = require('../../lib/config')
 const { loadServerConfig } = require('../../lib/server-config')
 const { wantsHelp, entryHelp } = require('../../lib/help')
 const { KINDS } = require('../../lib/kinds')
+const { uvThreadpoolSize } = require('../../lib/env')
 const { watchParent } = require('../../lib/parent-watch')
 const { createServer, stopServer } = require('./serve')
 const { runPrimary, runWorker } = require('./primary')
@@ -24,7 +25,7 @@ function runSingle (kind, config) {
   })
   server.listen(config.serverPort, config.serverHostname, () => {
     // The pool kind's workers are its threads.
-    const workers = KINDS[kind].model === 'pool' ? config.nServers : 1
+    const workers = KINDS[kind].model === 'pool' ? uvThreadpoolSize() : 1
     process.stdout.write(readyLine(kind, config, server.address().port, workers))
   })
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => stopServer(server))

@@ -1,8 +1,9 @@
 'use strict'
 // A thread of the sync-pool kind's pool (servers/lib/store-pool.js, run by piscina): the sync
-// store's read or append for one request, blocking this thread only.
+// store's fs calls for one request, blocking this thread only. The sort is the main thread's.
 
 const { workerData } = require('node:worker_threads')
+const { move } = require('piscina')
 const { createSyncStore } = require('./store')
 
 // The pool's threads append to the same files at once, as cluster workers do.
@@ -15,10 +16,12 @@ function failed (err) {
   return { error: { ...err, name, message, stack } }
 }
 
-/** @returns {string|{ error: object }} the file's text, sorted (store.read) */
+/** @returns {Uint8Array|{ error: object }} the file's bytes, moved to the main thread (not copied there) */
 function read ({ key }) {
   try {
-    return store.read(key)
+    // A copy of exactly the file's bytes: readFileSync's Buffer of a small file is a slice of Node's
+    // shared pool, which cannot be moved.
+    return move(new Uint8Array(store.readBytes(key)))
   } catch (err) {
     return failed(err)
   }

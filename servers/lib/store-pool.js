@@ -1,11 +1,15 @@
 'use strict'
-// The store of the sync-pool kind: the sync store's read and append (servers/lib/store.js), each run
-// on one of nServers worker threads (piscina, servers/lib/pool-thread.js), so that the main thread
-// only does HTTP. Answers and files are the sync kind's, byte for byte.
+// The store of the sync-pool kind: the sync store's fs calls (servers/lib/store.js), each request's run
+// on one of a pool of worker threads (piscina, servers/lib/pool-thread.js), so that the main thread
+// never waits for a file. Like for like with the async kinds: as many threads as libuv's pool
+// (UV_THREADPOOL_SIZE, 4 unless set), and the GET's sort on the main thread, where the async kinds sort
+// (the sync kind's one thread does both). Answers and files are the sync kind's, byte for byte.
 
 const path = require('node:path')
 const { Piscina } = require('piscina')
 const { log } = require('../../lib/process-io')
+const { uvThreadpoolSize } = require('../../lib/env')
+const { sortPieces } = require('./store-shared')
 
 const THREAD = path.join(__dirname, 'pool-thread.js')
 
@@ -15,23 +19,20 @@ function rebuild (data) {
 }
 
 /**
- * The pool store. A thread that dies (out of its heap) fails the one request it ran, which answers
- * 500 (its error has no status); piscina starts another thread in its place.
- * No resourceLimits: a thread's heap is V8's default, as large as the main thread's, so the pool sorts
- * any file the sync kind can. A lower limit would not make a large GET safe: Node ends a thread at its
- * limit cleanly for some allocations and aborts the whole process for others (nodejs/node#47224; here
- * a GET's sort of a 96 MiB file under a 512 MiB limit aborted it). Node's --max-old-space-size sets
- * every thread's heap as well as the main thread's.
- * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each', nServers: number }} config
+ * The pool store. A thread that dies fails the one request it ran, which answers 500 (its error has
+ * no status); piscina starts another thread in its place. A GET's bytes come back moved, not copied,
+ * and are sorted here: a file too large to sort ends the process, as it does the sync and async kinds.
+ * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each' }} config
+ * @param {number} [threads] libuv's pool size in this process unless given
  * @returns {{ kind: 'sync', read(key): Promise<string>, append(key, Buffer): Promise<void>, busy(): number, close(): Promise<void> }}
  *   busy: tasks a thread runs now (one stuck in a system call keeps the process from exiting)
  */
-function createPoolStore ({ dataPath, sortSplitString, fsync, nServers }) {
+function createPoolStore ({ dataPath, sortSplitString, fsync }, threads = uvThreadpoolSize()) {
   const pool = new Piscina({
     filename: THREAD,
     workerData: { dataPath, sortSplitString, fsync },
-    minThreads: nServers,
-    maxThreads: nServers,
+    minThreads: threads,
+    maxThreads: threads,
     // The threads stay for the server's life: a thread started for a burst would charge its start to it.
     idleTimeout: Infinity,
     recordTiming: false
@@ -51,7 +52,10 @@ function createPoolStore ({ dataPath, sortSplitString, fsync, nServers }) {
   }
   return {
     kind: 'sync',
-    read: (key) => run('read', { key }),
+    async read (key) {
+      const bytes = await run('read', { key })
+      return sortPieces(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), sortSplitString)
+    },
     append (key, body) {
       // A copy of exactly the body's bytes, moved to the thread: the request's Buffer may be a slice
       // of a larger one (the socket's), which a clone would copy whole.

@@ -18,27 +18,30 @@ const ASYNC_STORES = { callback: createCallbackStore, promise: createPromiseStor
  * blocking call. fsync=group needs an async store: this one runs one request at a time.
  * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each' }} config
  * @param {{ shared?: boolean }} [how] shared: other processes append to the same files (cluster)
- * @returns {{ kind: 'sync', read(key): string, append(key, Buffer): void }}
+ * @returns {{ kind: 'sync', read(key): string, readBytes(key): Buffer, append(key, Buffer): void }}
+ *   read: the file's text, sorted; readBytes: its bytes, unsorted (the sync-pool kind's threads)
  */
 function createSyncStore ({ dataPath, sortSplitString, fsync = 'none' }, { shared = false } = {}) {
   const unflushable = fsyncProblem('sync', fsync)
   if (unflushable) throw new Error(unflushable)
+  function readBytes (key) {
+    let fd
+    try {
+      fd = fs.openSync(resolveKeyPath(dataPath, key), READ_FLAGS)
+      if (!fs.fstatSync(fd).isFile()) throw notAFile()
+      // Bytes first: Node 20's utf8 fast path reads a 16 KiB file in three read() calls, the
+      // async APIs in one; on slow storage that would charge sync three waits per GET.
+      return fs.readFileSync(fd)
+    } catch (err) {
+      throw classify(err, true)
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd)
+    }
+  }
   return {
     kind: 'sync',
-    read (key) {
-      let fd
-      try {
-        fd = fs.openSync(resolveKeyPath(dataPath, key), READ_FLAGS)
-        if (!fs.fstatSync(fd).isFile()) throw notAFile()
-        // Bytes first: Node 20's utf8 fast path reads a 16 KiB file in three read() calls, the
-        // async APIs in one; on slow storage that would charge sync three waits per GET.
-        return sortPieces(fs.readFileSync(fd).toString('utf8'), sortSplitString)
-      } catch (err) {
-        throw classify(err, true)
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd)
-      }
-    },
+    read: (key) => sortPieces(readBytes(key).toString('utf8'), sortSplitString),
+    readBytes,
     append (key, body) {
       const file = resolveKeyPath(dataPath, key)
       let fd

@@ -15,7 +15,8 @@ t.test('every kind is a store and a process model, and each pair has exactly one
         continue
       }
       t.same(KINDS[kind], { store, model }, `${store} × ${model} is ${kind}`)
-      t.equal(isMultiProcess(kind), model !== 'single', `${kind}: nServers applies`)
+      // nServers is the count of serving processes; the pool's threads are libuv's count.
+      t.equal(isMultiProcess(kind), !['single', 'pool'].includes(model), `${kind}: nServers applies`)
     }
   }
   t.equal(kindOf('sync', 'balancer'), undefined)
@@ -54,10 +55,9 @@ t.test('fsync=group is for the async kinds only, and says why', async (t) => {
 
 t.test('every kind and process count has one wording, and every pair of kinds a label that tells the models apart', async (t) => {
   t.same(KIND_NAMES.map((k) => modelLabel(k, 2)), ['2 processes', '2 processes', 'cluster of 2 workers', 'cluster of 2 workers',
-    '2 reusePort processes', '2 reusePort processes', '2 backends behind HAProxy', '2 backends behind HAProxy', 'pool of 2 threads']
+    '2 reusePort processes', '2 reusePort processes', '2 backends behind HAProxy', '2 backends behind HAProxy', '1 process + libuv-sized thread pool']
     .map((l, i) => (i < 2 ? '1 process' : l)))
   t.equal(modelLabel('sync-cluster', 1), 'cluster of 1 worker')
-  t.equal(modelLabel('sync-pool', 1), 'pool of 1 thread')
   t.equal(modelLabel('async-lb', 1), '1 backend behind HAProxy')
   const labels = new Set()
   for (const a of KIND_NAMES) {
@@ -72,5 +72,6 @@ t.test('every kind and process count has one wording, and every pair of kinds a 
   t.equal(pairLabel({ kind: 'sync-lb', nServers: 2 }, { kind: 'sync', nServers: 1 }), 'sync: 2 backends behind HAProxy vs 1 process')
   t.equal(pairLabel({ kind: 'sync-reuseport', nServers: 2 }, { kind: 'sync-cluster', nServers: 2 }), 'sync: 2 reusePort processes vs cluster of 2 workers')
   t.equal(pairLabel({ kind: 'sync-cluster', nServers: 2 }, { kind: 'async', nServers: 1 }), 'sync, cluster of 2 workers vs async, 1 process')
-  t.equal(pairLabel({ kind: 'sync-pool', nServers: 2 }, { kind: 'sync', nServers: 1 }), 'sync: pool of 2 threads vs 1 process')
+  t.equal(pairLabel({ kind: 'sync-pool', nServers: 1 }, { kind: 'sync', nServers: 1 }), 'sync: 1 process + libuv-sized thread pool vs 1 process')
+  t.equal(pairLabel({ kind: 'sync-pool', nServers: 1 }, { kind: 'async', nServers: 1 }), 'sync, 1 process + libuv-sized thread pool vs async, 1 process')
 })

@@ -9,7 +9,7 @@ const path = require('node:path')
 const { KINDS, startServer, stopChild, request } = require('../fixtures/server')
 const { runClient } = require('../fixtures/client')
 const { mountTmpfs, fillDisk } = require('../fixtures/tmpfs')
-const { isMultiProcess } = require('../../lib/kinds')
+const { KINDS: KINDS_TABLE } = require('../../lib/kinds')
 
 // 12 free pages: 10 files take a page each at warm-up, the rest fills within the measured PUTs.
 const FREE = 12 * 4096
@@ -20,7 +20,7 @@ const CLIENT = ['--nOperations=2000', '--readsPerWrite=1', '--nClients=2', '--nF
 const snapshot = (dir) => Object.fromEntries(fs.readdirSync(dir).sort().map((f) => [f, fs.readFileSync(path.join(dir, f))]))
 
 for (const kind of KINDS) {
-  const cluster = isMultiProcess(kind) // cluster or reuseport processes, or pool threads, appending to shared files
+  const cluster = KINDS_TABLE[kind].model !== 'single' // cluster or reuseport processes, or pool threads, appending to shared files
   t.test(`${kind}: a full disk answers 507, loses nothing, tears nothing, and logs a few lines`, async (t) => {
     const disk = mountTmpfs(t)
     if (!disk) return

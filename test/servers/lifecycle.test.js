@@ -6,12 +6,10 @@ const t = require('tap')
 const fs = require('node:fs')
 const net = require('node:net')
 const { KINDS, spawnServer, startServer, request, isAlive } = require('../fixtures/server')
-const { KINDS: MODELS, isMultiProcess } = require('../../lib/kinds')
+const { isMultiProcess } = require('../../lib/kinds')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const childrenOf = (pid) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-// The kinds whose nServers are processes of their own (sync-pool's are threads: test/servers/pool.test.js).
-const forks = (kind) => isMultiProcess(kind) && MODELS[kind].model !== 'pool'
 async function until (what, check, ms = 8000) {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (check()) return
   throw new Error(`timed out waiting for ${what}`)
@@ -23,7 +21,7 @@ for (const kind of KINDS) {
     const dataPath = t.testdir()
     const srv = await startServer(t, kind, { dataPath })
     t.equal(srv.stdout.split('\n').filter(Boolean).length, 1, 'exactly one stdout line')
-    t.match(srv.stdout, new RegExp(`^listening http://127\\.0\\.0\\.1:${srv.port} kind=${kind} workers=${cluster ? 2 : 1} pid=${srv.child.pid}\\n$`))
+    t.match(srv.stdout, new RegExp(`^listening http://127\\.0\\.0\\.1:${srv.port} kind=${kind} workers=${cluster ? 2 : kind === 'sync-pool' ? 4 : 1} pid=${srv.child.pid}\\n$`))
     t.ok(srv.port > 0, 'the real port is printed')
 
     // Half a POST is in flight when SIGTERM arrives; the rest follows; it must still succeed.
@@ -49,7 +47,8 @@ for (const kind of KINDS) {
   })
 }
 
-for (const kind of KINDS.filter(forks)) {
+// The kinds whose nServers are processes of their own (sync-pool's threads: test/servers/sync-pool.test.js).
+for (const kind of KINDS.filter(isMultiProcess)) {
   t.test(`${kind}: a killed worker is re-forked and the server keeps answering`, async (t) => {
     const srv = await startServer(t, kind, { dataPath: t.testdir() })
     const [victim, other] = childrenOf(srv.pid)

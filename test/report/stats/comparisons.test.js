@@ -58,3 +58,21 @@ t.test('with two async fs APIs, the other one is compared with callback, and eve
     'async: cluster of 2 workers vs 1 process, async handle'
   ], 'no two labels alike')
 })
+
+t.test('a sync pool (nServers 1: its threads are libuv\'s) meets async and sync in one process and the cluster of each size', async (t) => {
+  const cells = [cell('sync-pool-s1-c2', 'sync-pool', 1, 2000), cell('async-s1-c2', 'async', 1, 3000), cell('sync-s1-c2', 'sync', 1, 1000),
+    cell('sync-cluster-s2-c2', 'sync-cluster', 2, 2000), cell('sync-cluster-s4-c2', 'sync-cluster', 4, 4000)]
+  const entries = comparisons(cells, { metrics: ['opsPerSec'] }).filter((e) => e.a === 'sync-pool-s1-c2')
+  t.same(entries.map((e) => [e.b, e.kind, e.verdict]), [
+    ['async-s1-c2', 'store', 'slower'],
+    ['sync-s1-c2', 'model', 'faster'],
+    ['sync-cluster-s2-c2', 'model', 'same'],
+    ['sync-cluster-s4-c2', 'model', 'slower']
+  ])
+  t.same(entries.map((e) => e.label), [
+    'sync, 1 process + libuv-sized thread pool vs async, 1 process',
+    'sync: 1 process + libuv-sized thread pool vs 1 process',
+    'sync: 1 process + libuv-sized thread pool vs cluster of 2 workers',
+    'sync: 1 process + libuv-sized thread pool vs cluster of 4 workers'
+  ])
+})
