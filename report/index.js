@@ -26,6 +26,7 @@ const { storageMarkdown } = require('./page/storage-section')
 const { realStorage } = require('./stats/real-storage')
 const { readProfile } = require('./data/profile')
 const { whyAnalysis } = require('./stats/why')
+const { answerLines } = require('./page/answer-lines')
 const { whyCharts } = require('./charts/why')
 const { parseFolded, perRequest, flameHtml } = require('./charts/flame')
 const { wantsHelp, entryHelp } = require('../lib/help')
@@ -35,7 +36,8 @@ const { wantsHelp, entryHelp } = require('../lib/help')
  * @param {string} dir the results folder, holding env.json and summary.csv
  * @returns {string[]} the files written: dir/charts/*.svg, dir/hgrm/*.hgrm (a sweep's latency
  *   spectra, each cell's valid repeats merged), dir/profile/*.html (a profiled sweep's flame graphs), dir/cells.csv,
- *   dir/verdicts.json (a sweep's), dir/versions.md or runtimes.md (when the folder has several Node versions, or Bun or Deno), dir/storage.md (when it checked
+ *   dir/verdicts.json and dir/answer.txt (a sweep's: report/page/answer-lines.js), dir/versions.md or runtimes.md (when the folder
+ *   has several Node versions, or Bun or Deno), dir/storage.md (when it checked
  *   the delay layer against the real disk or varied --cacheShare), then dir/report.html
  * @throws {Error} naming the file when env.json, summary.csv, a cell's JSON or profile/profile.json is malformed
  */
@@ -63,7 +65,9 @@ function renderReport (dir) {
   if (analysis) {
     const verdictsFile = path.join(dir, 'verdicts.json')
     fs.writeFileSync(verdictsFile, JSON.stringify(verdictsJson(analysis), null, 2) + '\n')
-    files.push(verdictsFile)
+    const answerFile = path.join(dir, 'answer.txt')
+    fs.writeFileSync(answerFile, analysis.answer.map((l) => `${l.text}\n`).join(''))
+    files.push(verdictsFile, answerFile)
   }
   const md = analysis?.versions && path.join(dir, versionsFile(analysis.versions))
   if (md) fs.writeFileSync(md, versionsMarkdown(results, analysis.versions))
@@ -79,9 +83,10 @@ function analyse (results, all, cells, profile) {
   const margin = results.env.options?.margin ?? MARGIN
   const verdicts = comparisons(all, { margin })
   const run = runFigures(results)
+  const why = profile && whyAnalysis(profile, verdicts)
   return { verdicts, margin, calibration: calibration(verdicts), run, runNote: runNote(run), fits: fitScaling(cells),
     crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells),
-    why: profile && whyAnalysis(profile, verdicts), storage: realStorage(results.env, cells, verdicts) }
+    why, storage: realStorage(results.env, cells, verdicts), answer: answerLines({ verdicts, why }) }
 }
 
 // Each profiled cell's flame graph and each profiled comparison's differential one, per request, beside the folded

@@ -1,14 +1,14 @@
 'use strict'
 // Runs a plan's schedule into a fresh results folder: env.json, summary.csv row by row, a progress
-// bar on a terminal, Ctrl-C (stop the current cell, keep what finished, exit 130), a median table
-// and the report at the end.
+// bar on a terminal, Ctrl-C (stop the current cell, keep what finished, exit 130), a median table,
+// the report and its verdict lines (answer.txt) at the end; --quiet: only those lines.
 
 const fs = require('node:fs')
 const os = require('node:os')
 const { setMaxListeners } = require('node:events')
 const path = require('node:path')
 const { ROOT } = require('../lib/config')
-const { progressBar } = require('../lib/progress')
+const { progressBar, holdStderr } = require('../lib/progress')
 const { planEnv, finishEnv } = require('./results/env')
 const { renderReport } = require('../report')
 const { createResultsDir, writeJson, createSummary } = require('./results/folder')
@@ -22,19 +22,42 @@ const { cleanStaleRunDirs } = require('../balancer/run-dir')
 const { remotePath } = require('./hosts/hosts')
 const { openData } = require('../client/data-host')
 
+// The ANSI colours of a verdict line: an A/A pair that is not the same red, undecided yellow, a difference
+// bold, the same plain, a profile's line dim.
+const COLOURS = [[/^A\/A: .*(faster|undecided)$/, 31], [/^why /, 2], [/undecided$/, 33], [/(faster|cheaper)$/, 1]]
+
 /**
- * Renders a results folder's report and prints the path of report.html on stdout.
+ * The verdict lines, coloured on a terminal unless NO_COLOR is set (no-color.org).
+ * @param {string} text answer.txt
+ * @param {{ isTTY?: boolean }} stream
+ * @param {object} [env]
+ * @returns {string}
+ */
+function colourLines (text, stream, env = process.env) {
+  if (!stream.isTTY || env.NO_COLOR) return text
+  return text.split('\n').map((line) => {
+    const code = line && COLOURS.find(([pattern]) => pattern.test(line))?.[1]
+    return code ? `\x1b[${code}m${line}\x1b[0m` : line
+  }).join('\n')
+}
+
+/**
+ * Renders a results folder's report, prints the path of report.html on stdout, then its verdict
+ * lines (answer.txt), if it has any.
  * @param {string} dir
+ * @param {{ quiet?: boolean }} [how] quiet: the verdict lines only
  * @returns {number} exit status: 0, or 1 with a line on stderr if the report failed
  */
-function report (dir) {
+function report (dir, { quiet = false } = {}) {
   try {
     renderReport(dir)
   } catch (err) {
     process.stderr.write(`run_benchmark.sh: the report failed: ${err.message}\n`)
     return 1
   }
-  process.stdout.write(`${path.join(dir, 'report.html')}\n`)
+  if (!quiet) process.stdout.write(`${path.join(dir, 'report.html')}\n`)
+  const answer = path.join(dir, 'answer.txt')
+  if (fs.existsSync(answer)) process.stdout.write(colourLines(fs.readFileSync(answer, 'utf8'), process.stdout))
   return 0
 }
 
@@ -48,6 +71,17 @@ function report (dir) {
  *   cannot be made (--hosts=netns), 128 + signal if interrupted
  */
 async function runPlan (plan, runner) {
+  const release = plan.options.quiet ? holdStderr() : () => {}
+  let status = 1
+  try {
+    status = await runOnHosts(plan, runner)
+    return status
+  } finally {
+    release(status !== 0)
+  }
+}
+
+async function runOnHosts (plan, runner) {
   const { command, options } = plan
   const say = (line) => process.stderr.write(`${command}: ${line}\n`)
   // What a killed run left (namespaces, HAProxy folders) goes first; then this run's namespace.
@@ -133,7 +167,7 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
     process.stderr.write(`interrupted: ${rows.length} ${plan.cells ? 'rows' : `of ${runs.length} runs`} kept in ${path.join(dir, 'summary.csv')}\n`)
     return signal.reason.status
   }
-  return Math.max(report(dir), rows.every((r) => r.valid) ? 0 : 1)
+  return Math.max(report(dir, options), rows.every((r) => r.valid) ? 0 : 1)
 }
 
 /**
@@ -164,4 +198,4 @@ async function runSequence (runs, runCell, ctx, add) {
   return null
 }
 
-module.exports = { runPlan, runSequence, report }
+module.exports = { runPlan, runSequence, report, colourLines }

@@ -1,13 +1,15 @@
 'use strict'
 // Compares two results folders (before/after a change, two machines, two Node versions): their
 // environment differences, and per shared cell the ratio B/A of ops/s and of GET and PUT p99.
-// Run: ./run_benchmark.sh compare A B [--html=FILE] (or node report/compare/compare.js A B).
+// Run: ./run_benchmark.sh compare A B [--html=FILE] [--fail-on=slower [--watch=CELL|COMPARISON ...]]
+// (or node report/compare/compare.js A B ...): with --fail-on, a gate for CI.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { readResults } = require('../data/read')
 const { groupCells } = require('../data/cells')
 const { MARGIN, judge } = require('../stats/intervals')
+const { formatRatio } = require('../stats/verdicts')
 const { unpairedRatio } = require('../stats/unpaired')
 const { comparisons, METRICS } = require('../stats/comparisons')
 const { compareMarkdown, compareHtml } = require('./format')
@@ -118,23 +120,58 @@ function compareFolders (dirA, dirB) {
 }
 
 /**
- * The compare command: Markdown on stdout, the HTML page to --html=FILE (default B/compare-<A>.html).
- * @param {string[]} argv A B [--html=FILE]
- * @returns {number} exit status: 0, or 2 (one line on stderr) for bad arguments, a folder that is
- *   not a results folder, or two folders that share no cell
+ * The gate (--fail-on=slower): what it watches, and what of that is slower beyond noise in B.
+ * @param {object} result from compareFolders
+ * @param {string[]} watch shared cell ids and comparison labels; none: every shared cell
+ * @returns {{ cells: object[], verdicts: object[], slower: string[] }} slower: each finding in words
+ * @throws {CompareError} for a watched name that is neither a shared cell nor a comparison of either folder
+ */
+function gate (result, watch) {
+  const unknown = watch.filter((w) => !result.cells.some((c) => c.id === w) && !result.verdicts.some((v) => v.label === w))
+  if (unknown.length > 0) throw new CompareError(`--watch names no shared cell or comparison: ${unknown.map((w) => JSON.stringify(w)).join(', ')}`)
+  const cells = watch.length === 0 ? result.cells : result.cells.filter((c) => watch.includes(c.id))
+  const verdicts = result.verdicts.filter((v) => watch.includes(v.label))
+  // A figure's verdict is slower when B is worse: fewer ops/s, a higher p99 (report/stats/intervals.js judge).
+  const worse = (c, f) => `${c.id} ${f.name} ${formatRatio(f.ratio)} ${f.better === 'lower' ? 'higher' : 'slower'}`
+  const slower = [...cells.flatMap((c) => c.figures.filter((f) => f.verdict === 'slower').map((f) => worse(c, f))),
+    ...verdicts.filter((v) => v.b?.verdict === 'slower').map((v) => `${v.label}: ${formatRatio(v.b)} slower in B`)]
+  return { cells, verdicts, slower }
+}
+
+const FLAGS = /^--(html|fail-on|watch)=/
+
+/**
+ * The compare command: Markdown on stdout, the HTML page to --html=FILE (default B/compare-<A>.html). With
+ * --fail-on=slower, a gate: exit 1 when a watched cell's figure (--watch=CELL, every shared cell by default) or a
+ * watched comparison (--watch=LABEL, as the verdicts table names it) is slower in B beyond noise, the reason on stderr.
+ * @param {string[]} argv A B [--html=FILE] [--fail-on=slower] [--watch=NAME ...]
+ * @returns {number} exit status: 0; 1 the gate found something slower; 2 (one line on stderr) for bad arguments, a
+ *   folder that is not a results folder, or two folders that share no cell
  */
 function runCompare (argv) {
-  const html = argv.find((a) => a.startsWith('--html='))?.slice(7)
-  const dirs = argv.filter((a) => !a.startsWith('--html='))
+  const value = (flag) => argv.filter((a) => a.startsWith(`--${flag}=`)).map((a) => a.slice(flag.length + 3))
+  const [html] = value('html')
+  const [failOn] = value('fail-on')
+  const watch = value('watch')
+  const dirs = argv.filter((a) => !FLAGS.test(a))
   try {
-    if (dirs.length !== 2 || argv.some((a) => a.startsWith('--') && !a.startsWith('--html='))) {
-      throw new CompareError(`compare needs two results folders, A and B (and optionally --html=FILE), got ${JSON.stringify(argv.join(' '))}`)
+    if (dirs.length !== 2 || dirs.some((a) => a.startsWith('--'))) {
+      throw new CompareError('compare needs two results folders, A and B (and optionally --html=FILE, --fail-on=slower, --watch=NAME), ' +
+        `got ${JSON.stringify(argv.join(' '))}`)
     }
+    if (failOn !== undefined && failOn !== 'slower') throw new CompareError(`--fail-on must be slower, got ${JSON.stringify(failOn)}`)
+    if (value('fail-on').length > 1 || value('html').length > 1) throw new CompareError('--fail-on and --html are given once each')
+    if (watch.length > 0 && failOn === undefined) throw new CompareError('--watch says what --fail-on=slower watches: give --fail-on=slower too')
     const result = compareFolders(...dirs)
+    if (failOn) result.gate = gate(result, watch)
     const page = html ?? path.join(dirs[1], `compare-${result.a.name}.html`)
     fs.writeFileSync(page, compareHtml(result))
     process.stdout.write(compareMarkdown(result))
     process.stderr.write(`compare: ${page}\n`)
+    if (result.gate?.slower.length > 0) {
+      process.stderr.write(`compare: slower beyond noise: ${result.gate.slower.join('; ')}\n`)
+      return 1
+    }
     return 0
   } catch (err) {
     if (!(err instanceof CompareError)) throw err
@@ -145,4 +182,4 @@ function runCompare (argv) {
 
 if (require.main === module) process.exitCode = runCompare(process.argv.slice(2))
 
-module.exports = { runCompare }
+module.exports = { runCompare, compareFolders }

@@ -44,24 +44,49 @@ function summary (result) {
   }
 }
 
+// GitHub's limit on a pull-request comment, in characters.
+const COMMENT_LIMIT = 65536
+
+// The gate's outcome (--fail-on=slower) in words: a heading, then what is slower, or what was watched.
+function gateLines (gate) {
+  if (!gate) return []
+  const watched = `${gate.cells.length} cell${gate.cells.length === 1 ? '' : 's'} (every figure) and ` +
+    `${gate.verdicts.length} comparison${gate.verdicts.length === 1 ? '' : 's'}`
+  return gate.slower.length === 0
+    ? ['## Gate (--fail-on=slower): passed', '', `Nothing watched is slower beyond noise: ${watched}.`, '']
+    : ['## Gate (--fail-on=slower): failed', '', `Slower beyond noise, of ${watched} watched:`, '', ...gate.slower.map((s) => `- ${s}`), '']
+}
+
 /**
  * @param {object} result from compareFolders
+ * @param {{ limit?: number }} [how] limit: the most characters; past it the shared cells' table keeps only the cells that
+ *   changed, so that the Markdown fits a pull-request comment (the HTML page has them all)
  * @returns {string} Markdown
  */
-function compareMarkdown (result) {
+function compareMarkdown (result, { limit = COMMENT_LIMIT } = {}) {
+  const whole = markdownOf(result, result.cells)
+  if (whole.length <= limit) return whole
+  const changed = result.cells.filter((c) => c.figures.some(mark))
+  return markdownOf(result, changed, `${result.cells.length - changed.length} cells without a clear change are left out of this table to fit a ` +
+    `pull-request comment (${COMMENT_LIMIT.toLocaleString('en-US')} characters); the HTML page has every cell.`)
+}
+
+function markdownOf (result, rows, leftOut = '') {
   const { a, b, envDiffs, cells, verdicts, onlyA, onlyB, what, figures } = result
   const s = summary(result)
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const cell = (f) => `${ratioText(f)}${mark(f) ? ` **${mark(f)}**` : ''}`
   const lines = ['# Compare: B/A', '', `- A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)`,
-    `- B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)`, '', '## Environment differences', '',
+    `- B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)`, '', ...gateLines(result.gate),
+    '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
       : ['| field | A | B |', '|---|---|---|', ...envDiffs.map((d) => `| ${d.field} | ${d.a} | ${d.b} |`)]),
     '', `## Verdicts (${what}, each folder's own)`, '', s.verdicts, '', '| comparison | A | B |', '|---|---|---|',
     ...verdicts.map((v) => `| ${v.label} | ${verdictText(v.a)} | ${verdictText(v.b)} |`),
     '', `## Shared cells (${cells.length})`, '', s.verdict, s.shift, '', s.method, '',
     `| cell | ${heads.join(' | ')} |`, `|---|${heads.map(() => '---|').join('')}`,
-    ...cells.map((c) => `| ${c.id} | ${num(median(c.figures[0].a))} | ${num(median(c.figures[0].b))} | ${c.figures.map(cell).join(' | ')} |`)]
+    ...rows.map((c) => `| ${c.id} | ${num(median(c.figures[0].a))} | ${num(median(c.figures[0].b))} | ${c.figures.map(cell).join(' | ')} |`)]
+  if (leftOut) lines.push('', leftOut)
   if (onlyA.length + onlyB.length > 0) lines.push('', `Only in A: ${onlyA.join(', ') || 'none'}. Only in B: ${onlyB.join(', ') || 'none'}.`)
   lines.push(...whyMarkdown(result.why))
   return lines.filter((line, i, all) => !(line === '' && all[i - 1] === '')).join('\n') + '\n'
@@ -74,6 +99,7 @@ function compareMarkdown (result) {
 function compareHtml (result) {
   const { a, b, envDiffs, cells, verdicts, onlyA, onlyB, what, figures } = result
   const s = summary(result)
+  const gate = gateLines(result.gate)
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const td = (f) => html`<td class="${mark(f) ? 'changed' : ''}">${ratioText(f)}${mark(f) && html`<br><strong>${mark(f)}</strong>`}</td>`
   const cellRow = (c) => html`<tr><td>${c.id}</td><td>${num(median(c.figures[0].a))}</td><td>${num(median(c.figures[0].b))}</td>${c.figures.map(td)}</tr>`
@@ -83,6 +109,8 @@ table { border-collapse: collapse; font-size: 13px; } th, td { padding: 4px 8px;
 td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</style></head><body>
 <h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)</li>
 <li>B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)</li></ul>
+${gate.length > 0 && html`<h2>${gate[0].slice(3)}</h2><p>${gate[2]}</p>
+${gate.length > 4 && html`<ul>${gate.slice(4, -1).map((s) => html`<li>${s.slice(2)}</li>`)}</ul>`}`}
 <h2>Environment differences</h2>${envDiffs.length === 0 ? html`<p>None: the same Node, CPU, kernel, flags and packages.</p>`
   : html`<table class="env"><thead><tr><th>field</th><th>A</th><th>B</th></tr></thead><tbody>
   ${envDiffs.map((d) => html`<tr><td>${d.field}</td><td>${d.a}</td><td>${d.b}</td></tr>`)}</tbody></table>`}

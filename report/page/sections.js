@@ -4,7 +4,7 @@
 // the sync/async and process-model matrices by nClients and process count. Used by report/page/page.js.
 
 const { html, raw } = require('../../lib/html-template')
-const { formatRatio, verdictOf, roundsNote, pct } = require('../stats/verdicts')
+const { formatRatio, verdictOf, roundsNote, pct, sides } = require('../stats/verdicts')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 
 const CLIENT_BOUND = html` <span class="bound" title="client-bound: the load generator, not the server, was the limit">⚠</span>`
@@ -16,15 +16,6 @@ function ratioCell (e, faster, slower) {
     e.cells[1].clientBound) && CLIENT_BOUND}<br><span class="verdict">${text}</span></td>`
 }
 
-// The words of a comparison's two sides: "sync" and "async", or the two process models.
-function sides (e) {
-  const [a, b] = e.cells
-  if (e.aa) return ['A', 'B']
-  if (e.kind === 'store') return [KINDS[a.kind].store, KINDS[b.kind].store]
-  if (e.kind === 'api') return [`async ${a.api}`, `async ${b.api}`]
-  return [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
-}
-
 /**
  * The first screen: the throughput verdicts as a chart and, in one table, each with its interval,
  * its server and client CPU-per-request verdicts and its rounds.
@@ -32,7 +23,7 @@ function sides (e) {
  * @param {{ svg: string }|undefined} chart the forest chart (report/charts/verdicts.js)
  * @returns {object|string} markup
  */
-function firstScreen ({ verdicts, margin, calibration, run }, chart) {
+function firstScreen ({ verdicts, margin, calibration, run, answer }, chart) {
   const ops = verdicts.filter((e) => e.metric === 'opsPerSec')
   if (ops.length === 0) return ''
   const cost = (e, metric) => verdicts.find((x) => x.metric === metric && x.a === e.a && x.b === e.b)
@@ -49,7 +40,9 @@ function firstScreen ({ verdicts, margin, calibration, run }, chart) {
     <tbody>${ops.map(row)}</tbody></table></div>
     <p class="note">A verdict is <em>faster</em> or <em>slower</em> (for CPU: <em>cheaper</em>) when the 95% interval of the
     ratio leaves out 1, <em>the same</em> when it lies within ±${pct(margin)} ([${(1 / (1 + margin)).toFixed(3)}, ${(1 + margin).toFixed(2)}]),
-    and <em>undecided</em> otherwise. ${roundsNote(ops.map((e) => e.ratio))}.${run && ` ${run}`}</p></section>`
+    and <em>undecided</em> otherwise. ${roundsNote(ops.map((e) => e.ratio))}.${run && ` ${run}`}</p>
+    ${answer?.length > 0 && html`<details id="answer-lines"><summary>On the terminal (answer.txt)</summary>
+    <pre>${answer.map((l) => `${l.text}\n`).join('')}</pre></details>`}</section>`
 }
 
 // A matrix of verdict entries: a row per key, a column per process model and count.

@@ -4,7 +4,7 @@
 // round counts give in confidence.
 
 const { judge, MARGIN } = require('./intervals')
-const { modelLabel } = require('../../lib/kinds')
+const { KINDS, modelLabel } = require('../../lib/kinds')
 
 /**
  * "With 1 process", "With a cluster of 2 workers", "With 2 backends behind HAProxy" (lib/kinds.js
@@ -95,4 +95,17 @@ function roundsNote (ratios) {
     `at ${fixed(confidence * 100, 1)}% confidence or more${weak}`
 }
 
-module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct }
+/**
+ * The words of a comparison's two sides: "sync" and "async", the two async APIs, the two process models, or A and B.
+ * @param {{ aa?: boolean, kind: string, cells: object[] }} e a comparison (report/stats/comparisons.js)
+ * @returns {[string, string]}
+ */
+function sides (e) {
+  const [a, b] = e.cells
+  if (e.aa) return ['A', 'B']
+  if (e.kind === 'store') return [KINDS[a.kind].store, KINDS[b.kind].store]
+  if (e.kind === 'api') return [`async ${a.api}`, `async ${b.api}`]
+  return [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
+}
+
+module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct, sides }

@@ -20,9 +20,10 @@ const RUN_OPTIONS = {
   results: str,
   readyTimeout: int(1),
   keepData: bool,
+  quiet: bool,
   ...HOST_OPTIONS
 }
-const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false, hosts: 'local' } // and a random seed
+const RUN_DEFAULTS = { readyTimeout: 15000, keepData: false, quiet: false, hosts: 'local' } // and a random seed
 const CELL_TIMEOUT_MS = 300000
 // A duration: seconds, or a number with s, m or h.
 const duration = rule('a duration above 0 such as 90, 90s, 2m or 1.5h', (v) => {

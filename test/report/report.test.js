@@ -36,7 +36,7 @@ t.test('a sweep folder gets one SVG per chart, each well-formed and drawn', asyn
     'charts/runtime-nClients-2.svg', 'charts/runtime-nClients-4.svg',
     'charts/throughput-heatmap.svg', 'charts/spectrum-nClients-2.svg', 'charts/spectrum-nClients-4.svg',
     'charts/event-loop-nClients-4.svg', 'charts/usl-fit.svg',
-    ...cells.flatMap((c) => [`hgrm/${c.cell}-GET.hgrm`, `hgrm/${c.cell}-PUT.hgrm`]), 'verdicts.json', 'cells.csv', 'report.html'])
+    ...cells.flatMap((c) => [`hgrm/${c.cell}-GET.hgrm`, `hgrm/${c.cell}-PUT.hgrm`]), 'verdicts.json', 'answer.txt', 'cells.csv', 'report.html'])
   for (const file of svgs(files)) {
     const svg = read(file)
     const { root, elements } = checkXmlish(svg)
@@ -242,8 +242,8 @@ t.test('the CLI prints the files it wrote, and errors on stderr with a non-zero 
   const cli = (...args) => spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' })
   const ok = cli(dir)
   t.equal(ok.status, 0)
-  t.equal(ok.stdout.trim().split('\n').length, 8 + 16 + 2 * 16 + 3,
-    'eight charts and a candle chart per cell, two .hgrm files per cell, verdicts.json, cells.csv and the page')
+  t.equal(ok.stdout.trim().split('\n').length, 8 + 16 + 2 * 16 + 4,
+    'eight charts and a candle chart per cell, two .hgrm files per cell, verdicts.json, answer.txt, cells.csv and the page')
   t.ok(ok.stdout.trim().endsWith('report.html'))
   const missing = cli(path.join(dir, 'nowhere'))
   t.equal(missing.status, 1)

@@ -93,3 +93,53 @@ t.test('compare exits 2 with one line for bad inputs', async (t) => {
     t.equal(stderr.trim().split('\n').length, 1, 'one line')
   }
 })
+
+t.test('--fail-on=slower gates CI: exit 1 exactly when a watched cell or comparison is slower in B, the reason on stderr', async (t) => {
+  const page = path.join(t.testdir(), 'compare.html')
+  const passed = compare(BEFORE, AFTER, `--html=${page}`, '--fail-on=slower')
+  t.equal(passed.status, 0, 'sync got faster, nothing slower')
+  t.match(passed.stdout, /^## Gate \(--fail-on=slower\): passed\n\nNothing watched is slower beyond noise: 4 cells \(every figure\) and 0 comparisons\.$/m)
+  t.equal(passed.stderr, `compare: ${page}\n`)
+
+  const failed = compare(AFTER, BEFORE, `--html=${page}`, '--fail-on=slower')
+  const found = ['sync-s1-c4 ops/s 0.66× [0.61–0.72] slower', 'sync-s1-c4 GET p99 1.51× [1.38–1.63] higher', 'sync-s1-c4 PUT p99 1.51× [1.38–1.63] higher']
+  t.equal(failed.status, 1, 'the other way round, sync is slower')
+  t.equal(failed.stderr, `compare: ${page}\ncompare: slower beyond noise: ${found.join('; ')}\n`)
+  t.match(failed.stdout, '## Gate (--fail-on=slower): failed\n\nSlower beyond noise, of 4 cells (every figure) and 0 comparisons watched:\n\n' +
+    `${found.map((f) => `- ${f}`).join('\n')}\n`)
+  t.match(fs.readFileSync(page, 'utf8'), '<li>sync-s1-c4 ops/s 0.66× [0.61–0.72] slower</li>', 'the page says so too')
+
+  t.equal(compare(AFTER, BEFORE, `--html=${page}`, '--fail-on=slower', '--watch=async-s1-c4').status, 0, 'a watched cell that did not change')
+  const label = 'sync: cluster of 2 workers vs 1 process, 4 client processes'
+  const comparison = compare(BEFORE, AFTER, `--html=${page}`, '--fail-on=slower', `--watch=${label}`)
+  t.equal(comparison.status, 1, 'a watched comparison whose verdict in B is slower (faster in A)')
+  t.match(comparison.stderr, `compare: slower beyond noise: ${label}: 0.73× [0.73–0.73] slower in B\n`)
+  t.equal(compare(AFTER, BEFORE, `--html=${page}`, '--fail-on=slower', `--watch=${label}`).status, 0, 'faster in B')
+})
+
+t.test('the gate\'s bad flags exit 2 with one line, writing nothing', async (t) => {
+  const page = path.join(t.testdir(), 'compare.html')
+  for (const [args, message] of [
+    [['--fail-on=faster'], '--fail-on must be slower, got "faster"'],
+    [['--watch=async-s1-c4'], '--watch says what --fail-on=slower watches: give --fail-on=slower too'],
+    [['--fail-on=slower', '--watch=nope', '--watch=async-s1-c4'], '--watch names no shared cell or comparison: "nope"'],
+    [['--fail-on=slower', '--fail-on=slower'], '--fail-on and --html are given once each']]) {
+    const run = compare(BEFORE, AFTER, `--html=${page}`, ...args)
+    t.equal(run.status, 2, args.join(' '))
+    t.equal(run.stderr, `compare: ${message}\n`)
+    t.equal(run.stdout, '')
+    t.notOk(fs.existsSync(page), 'no page')
+  }
+})
+
+t.test('Markdown that would not fit a pull-request comment keeps only the cells that changed', async (t) => {
+  const { compareFolders } = require('../../../report/compare/compare')
+  const { compareMarkdown } = require('../../../report/compare/format')
+  const result = compareFolders(BEFORE, AFTER)
+  const whole = compareMarkdown(result)
+  t.ok(row(whole, 'async-s1-c4'), 'every cell when it fits')
+  const short = compareMarkdown(result, { limit: whole.length - 1 })
+  t.ok(row(short, 'sync-s1-c4'), 'the cell that changed')
+  t.notOk(row(short, 'async-s1-c4'), 'not the others')
+  t.match(short, '3 cells without a clear change are left out of this table to fit a pull-request comment (65,536 characters)')
+})

@@ -1,0 +1,46 @@
+'use strict'
+// The answer in lines, for a terminal, a CI log or an ssh session: one line per throughput verdict (the A/A
+// pair's too), worst news first, and for a profiled run the category behind each headline comparison. The
+// report writes them to answer.txt and shows them on its first screen; every command that measures prints
+// them last (sweep/runner.js).
+
+const { formatRatio, verdictOf, sides } = require('../stats/verdicts')
+const { differenceText } = require('../stats/why')
+
+// Worst news first: an A/A pair that is not the same (the run cannot be trusted), then what could not be
+// decided, then the differences (largest first), what is the same, and last the A/A pair that is the same.
+function rank (e) {
+  if (e.aa) return e.verdict === 'same' ? 4 : 0
+  return { undecided: 1, faster: 2, slower: 2, same: 3 }[e.verdict] ?? 1
+}
+const distance = (e) => (e.ratio ? Math.abs(Math.log(e.ratio.estimate)) : 0)
+
+/**
+ * @param {{ verdicts: object[], why?: object|null }} analysis report/index.js analyse: comparisons with their
+ *   cells, and the profile's analysis (report/stats/why.js whyAnalysis) when the run was profiled
+ * @returns {{ text: string, tone: 'alarm'|'none'|'up'|'down'|'same'|'why' }[]} tone: alarm for an A/A pair that is not
+ *   the same, the rest as report/stats/verdicts.js verdictOf
+ */
+function answerLines ({ verdicts, why }) {
+  const headline = verdicts.filter((e) => e.metric === 'opsPerSec')
+  const order = [...headline].sort((x, y) => rank(x) - rank(y) || distance(y) - distance(x))
+  const lines = order.map((e) => {
+    const [a, b] = sides(e)
+    const [text, tone] = verdictOf(e.ratio, a, b, { margin: e.margin, better: e.better })
+    return { text: `${e.label}: ${e.ratio ? `${formatRatio(e.ratio)} ` : ''}${text}`, tone: e.aa && e.verdict !== 'same' ? 'alarm' : tone }
+  })
+  for (const e of order) {
+    const c = why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)
+    if (!c) continue
+    const top = c.categories.filter((d) => d.beyond).sort((x, y) => Math.abs(y.estimate) - Math.abs(x.estimate))[0]
+    lines.push({
+      tone: 'why',
+      text: top
+        ? `why ${e.label}: ${top.label} ${differenceText(top)} µs per request, ${c.names[0]} against ${c.names[1]}`
+        : `why ${e.label}: no category differs beyond noise`
+    })
+  }
+  return lines
+}
+
+module.exports = { answerLines }

@@ -1,0 +1,52 @@
+'use strict'
+// report/page/answer-lines.js: the verdict lines, worst news first, and a profiled run's category line per comparison.
+
+const t = require('tap')
+const { answerLines } = require('../../../report/page/answer-lines')
+
+const cell = (kind, nServers = 1) => ({ kind, nServers })
+const entry = (label, verdict, estimate, { aa = false, cells = [cell('sync'), cell('async')], kind = 'store', metric = 'opsPerSec' } = {}) => ({
+  a: `${label}-a`, b: `${label}-b`, label, kind, metric, better: 'higher', margin: 0.05, verdict, aa, cells,
+  ratio: { estimate, low: estimate - (verdict === 'undecided' ? 0.1 : 0.01), high: estimate + (verdict === 'undecided' ? 0.1 : 0.01), n: 8, confidence: 0.96 }
+})
+
+t.test('an A/A pair that differs first, then undecided, the differences largest first, the same, the A/A that is the same last', async (t) => {
+  const verdicts = [
+    entry('A/A: sync, 1 process', 'same', 1.0, { aa: true }),
+    entry('small', 'faster', 1.1),
+    entry('same', 'same', 1.0),
+    entry('cost', 'faster', 3, { metric: 'serverCpuPerReqUs' }),
+    entry('large', 'slower', 0.5),
+    entry('unsure', 'undecided', 1.04),
+    entry('A/A: async, 1 process', 'faster', 1.2, { aa: true }),
+    entry('models', 'faster', 1.3, { kind: 'model', cells: [cell('sync-cluster', 2), cell('sync')] })
+  ]
+  const lines = answerLines({ verdicts })
+  t.same(lines.map((l) => l.text), [
+    'A/A: async, 1 process: 1.20× [1.19–1.21] A faster',
+    'unsure: 1.04× [0.94–1.14] undecided',
+    'large: 0.50× [0.49–0.51] async faster',
+    'models: 1.30× [1.29–1.31] cluster of 2 workers faster',
+    'small: 1.10× [1.09–1.11] sync faster',
+    'same: 1.00× [0.99–1.01] the same within ±5%',
+    'A/A: sync, 1 process: 1.00× [0.99–1.01] the same within ±5%'
+  ], 'throughput only, in this order')
+  t.same(lines.map((l) => l.tone), ['alarm', 'none', 'down', 'up', 'up', 'same', 'same'])
+})
+
+t.test('a profiled run adds, per headline comparison, the category that differs most beyond noise', async (t) => {
+  const verdicts = [entry('sync vs async', 'faster', 1.3), entry('plain', 'same', 1.0), entry('A/A: sync', 'same', 1.0, { aa: true })]
+  const category = (label, estimate, beyond) => ({ id: label, label, estimate, low: estimate - 5, high: estimate + 5, beyond })
+  const why = {
+    comparisons: [
+      { a: 'sync vs async-a', b: 'sync vs async-b', names: ['sync', 'async'], aa: false,
+        categories: [category('kernel: wake-ups', -60, true), category('JS: app', -200, false), category('V8', 12, true)] },
+      { a: 'plain-a', b: 'plain-b', names: ['sync', 'async'], aa: false, categories: [category('V8', 1, false)] },
+      { a: 'A/A: sync-a', b: 'A/A: sync-b', names: ['A', 'B'], aa: true, categories: [category('V8', 30, true)] }
+    ]
+  }
+  t.same(answerLines({ verdicts, why }).filter((l) => l.tone === 'why').map((l) => l.text), [
+    'why sync vs async: kernel: wake-ups −60 [−65 to −55] µs per request, sync against async',
+    'why plain: no category differs beyond noise'
+  ], 'the largest beyond noise, not the largest; none for the A/A pair')
+})
