@@ -1,5 +1,5 @@
 'use strict'
-// `node storage/cli.js --backing=DIR --mountpoint=DIR [--ioDelay=µs] [--ioDepth=N]`: mounts delayfs,
+// `node storage/cli.js --backing=DIR --mountpoint=DIR [--ioDelay=µs] [--ioDelayQd4=µs] [--ioDepth=N]`: mounts delayfs,
 // prints the ready line and, at the end, the counters as JSON on stdout; Ctrl-C or SIGTERM unmounts.
 
 const { checkFuse } = require('./check')
@@ -8,9 +8,11 @@ const { cleanStaleMounts } = require('./stale')
 const { IO_DEPTH } = require('../lib/dimensions')
 
 const DEFAULTS = { ioDelay: '1000', ioDepth: String(IO_DEPTH) }
-const USAGE = `usage: node storage/cli.js --backing=DIR --mountpoint=DIR [--ioDelay=${DEFAULTS.ioDelay}] [--ioDepth=${DEFAULTS.ioDepth}]
-  Mounts DIR at the mountpoint through delayfs: every read and write waits ioDelay µs,
-  at most ioDepth of them at once. SIGUSR1 to this process prints the counters; Ctrl-C unmounts.`
+const USAGE = `usage: node storage/cli.js --backing=DIR --mountpoint=DIR [--ioDelay=${DEFAULTS.ioDelay}] [--ioDelayQd4=µs] [--ioDepth=${DEFAULTS.ioDepth}]
+  Mounts DIR at the mountpoint through delayfs: every read, fsync and durable (O_DSYNC) write waits
+  ioDelay µs with one in service, ioDelayQd4 µs with 4 or more (linear between; not given: ioDelay at
+  every depth), at most ioDepth of them at once; a buffered write waits for nothing.
+  SIGUSR1 to this process prints the counters; Ctrl-C unmounts.`
 
 function usageError (message) {
   process.stderr.write(`storage: ${message}\n${USAGE}\n`)
@@ -21,12 +23,13 @@ function usageError (message) {
 function parseFlags (argv) {
   const flags = { ...DEFAULTS }
   for (const arg of argv) {
-    const m = /^--(backing|mountpoint|ioDelay|ioDepth)=(.+)$/.exec(arg)
+    const m = /^--(backing|mountpoint|ioDelay|ioDelayQd4|ioDepth)=(.+)$/.exec(arg)
     if (!m) usageError(`unknown or malformed flag ${arg}`)
     flags[m[1]] = m[2]
   }
   for (const key of ['backing', 'mountpoint']) if (!flags[key]) usageError(`--${key} is required`)
-  for (const [key, min] of [['ioDelay', 0], ['ioDepth', 1]]) {
+  for (const [key, min] of [['ioDelay', 0], ['ioDelayQd4', 0], ['ioDepth', 1]]) {
+    if (flags[key] === undefined) continue
     if (!/^\d+$/.test(flags[key]) || Number(flags[key]) < min) usageError(`--${key} must be an integer >= ${min}, got ${flags[key]}`)
     flags[key] = Number(flags[key])
   }
@@ -53,7 +56,8 @@ async function main (argv) {
     process.stderr.write(`storage: ${err.message}\n`)
     process.exit(1)
   }
-  process.stdout.write(`mounted ${handle.mountpoint} pid=${handle.pid} ioDelay=${flags.ioDelay} ioDepth=${flags.ioDepth}\n`)
+  const qd4 = flags.ioDelayQd4 === undefined ? '' : ` ioDelayQd4=${flags.ioDelayQd4}`
+  process.stdout.write(`mounted ${handle.mountpoint} pid=${handle.pid} ioDelay=${flags.ioDelay}${qd4} ioDepth=${flags.ioDepth}\n`)
   let stopping = false
   const stop = async () => {
     if (stopping) return

@@ -1,7 +1,9 @@
 /*
- * delayfs: a FUSE passthrough of one folder that sleeps before every read and write,
- * like a device with a queue (a read at the end of a file reads nothing from it, and waits for nothing). Built by storage/Makefile; mounted by storage/mount.js.
- * Usage: delayfs BACKING MOUNTPOINT [--delay-us=N] [--depth=N] [--parent-pid=PID] [-o OPTS] [-d]
+ * delayfs: a FUSE passthrough of one folder that sleeps where a device would be asked: before every read of data,
+ * every fsync and fdatasync, and every write the caller made durable (O_DSYNC, O_SYNC); a buffered write waits for
+ * nothing, as on a disk it lands in the page cache. The sleep follows the calls in flight, as a queue's latency does.
+ * Built by storage/Makefile; mounted by storage/mount.js.
+ * Usage: delayfs BACKING MOUNTPOINT [--delay-us=N] [--delay-qd4-us=N] [--depth=N] [--parent-pid=PID] [-o OPTS] [-d]
  */
 #define FUSE_USE_VERSION 314
 #define _GNU_SOURCE
@@ -28,12 +30,15 @@
 
 static int backing_fd = -1;
 static char backing_path[PATH_MAX];
-static long delay_ns;
+/* The latency at one call in flight and at QD4_DEPTH or more; linear in depth between (delay_at). */
+#define QD4_DEPTH 4
+static long delay_qd1_ns, delay_qd4_ns;
 static sem_t depth_slots;
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Counters, updated with atomic builtins from every worker thread. */
-static uint64_t n_reads, n_writes, read_us, write_us, read_bytes, write_bytes, wait_us;
+static uint64_t n_reads, n_writes, n_syncs, read_us, write_us, sync_us, read_bytes, write_bytes, wait_us, delay_us;
+static uint64_t device_calls, device_us; /* the calls that took the device, and their time from arrival to answer */
 static uint64_t active, peak_depth;
 
 static uint64_t now_us(void)
@@ -49,7 +54,20 @@ static const char *rel(const char *path)
 	return path[1] ? path + 1 : ".";
 }
 
-/* Takes a depth slot, then sleeps: the wait for a slot is the device's queue, the sleep its service time. */
+/* The latency at a depth (the calls in service, this one included): linear from QD1's to QD4's, held beyond. */
+static long delay_at(uint64_t depth)
+{
+	if (depth <= 1)
+		return delay_qd1_ns;
+	if (depth >= QD4_DEPTH)
+		return delay_qd4_ns;
+	return delay_qd1_ns + (delay_qd4_ns - delay_qd1_ns) * (long)(depth - 1) / (QD4_DEPTH - 1);
+}
+
+/*
+ * Takes a depth slot, then sleeps the latency of the depth it finds: the wait for a slot is the device's queue, the
+ * sleep its service time.
+ */
 static void enter_device(void)
 {
 	uint64_t t0 = now_us();
@@ -61,6 +79,8 @@ static void enter_device(void)
 	while (depth > peak && !__atomic_compare_exchange_n(&peak_depth, &peak, depth, 0,
 							    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
+	long delay_ns = delay_at(depth);
+	__atomic_add_fetch(&delay_us, (uint64_t)(delay_ns / 1000), __ATOMIC_RELAXED);
 	if (delay_ns > 0) {
 		struct timespec until;
 		clock_gettime(CLOCK_MONOTONIC, &until);
@@ -72,26 +92,34 @@ static void enter_device(void)
 	}
 }
 
-static void leave_device(void)
+static void leave_device(uint64_t t0)
 {
 	__atomic_sub_fetch(&active, 1, __ATOMIC_RELAXED);
 	sem_post(&depth_slots);
+	__atomic_add_fetch(&device_calls, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&device_us, now_us() - t0, __ATOMIC_RELAXED);
 }
 
 static void print_counters(void)
 {
 	char line[512];
 	int n = snprintf(line, sizeof line,
-		"{\"reads\":%lu,\"writes\":%lu,\"readUs\":%lu,\"writeUs\":%lu,\"readBytes\":%lu,"
-		"\"writeBytes\":%lu,\"waitUs\":%lu,\"peakDepth\":%lu}\n",
+		"{\"reads\":%lu,\"writes\":%lu,\"syncs\":%lu,\"readUs\":%lu,\"writeUs\":%lu,\"syncUs\":%lu,"
+		"\"readBytes\":%lu,\"writeBytes\":%lu,\"waitUs\":%lu,\"delayUs\":%lu,\"peakDepth\":%lu,"
+		"\"deviceCalls\":%lu,\"deviceUs\":%lu}\n",
 		(unsigned long)__atomic_load_n(&n_reads, __ATOMIC_RELAXED),
 		(unsigned long)__atomic_load_n(&n_writes, __ATOMIC_RELAXED),
+		(unsigned long)__atomic_load_n(&n_syncs, __ATOMIC_RELAXED),
 		(unsigned long)__atomic_load_n(&read_us, __ATOMIC_RELAXED),
 		(unsigned long)__atomic_load_n(&write_us, __ATOMIC_RELAXED),
+		(unsigned long)__atomic_load_n(&sync_us, __ATOMIC_RELAXED),
 		(unsigned long)__atomic_load_n(&read_bytes, __ATOMIC_RELAXED),
 		(unsigned long)__atomic_load_n(&write_bytes, __ATOMIC_RELAXED),
 		(unsigned long)__atomic_load_n(&wait_us, __ATOMIC_RELAXED),
-		(unsigned long)__atomic_load_n(&peak_depth, __ATOMIC_RELAXED));
+		(unsigned long)__atomic_load_n(&delay_us, __ATOMIC_RELAXED),
+		(unsigned long)__atomic_load_n(&peak_depth, __ATOMIC_RELAXED),
+		(unsigned long)__atomic_load_n(&device_calls, __ATOMIC_RELAXED),
+		(unsigned long)__atomic_load_n(&device_us, __ATOMIC_RELAXED));
 	pthread_mutex_lock(&print_lock);
 	if (write(STDOUT_FILENO, line, (size_t)n) < 0) {
 		/* nobody is listening any more: the counters are lost, the unmount is not */
@@ -180,9 +208,13 @@ static int dfs_releasedir(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
+/*
+ * O_DSYNC and O_SYNC are the layer's to honour (a sleep per write: dfs_write); the backing file is opened without them,
+ * as its device is not the one emulated.
+ */
 static int dfs_open(const char *path, struct fuse_file_info *fi)
 {
-	int fd = openat(backing_fd, rel(path), fi->flags | O_CLOEXEC);
+	int fd = openat(backing_fd, rel(path), (fi->flags & ~(O_SYNC | O_DSYNC)) | O_CLOEXEC);
 	if (fd == -1)
 		return -errno;
 	fi->fh = (uint64_t)fd;
@@ -193,7 +225,7 @@ static int dfs_open(const char *path, struct fuse_file_info *fi)
 
 static int dfs_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	int fd = openat(backing_fd, rel(path), fi->flags | O_CREAT | O_CLOEXEC, mode);
+	int fd = openat(backing_fd, rel(path), (fi->flags & ~(O_SYNC | O_DSYNC)) | O_CREAT | O_CLOEXEC, mode);
 	if (fd == -1)
 		return -errno;
 	fi->fh = (uint64_t)fd;
@@ -218,7 +250,7 @@ static int dfs_read(const char *path, char *buf, size_t size, off_t off, struct 
 	enter_device();
 	ssize_t n = pread((int)fi->fh, buf, size, off);
 	int err = errno;
-	leave_device();
+	leave_device(t0);
 	__atomic_add_fetch(&n_reads, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&read_us, now_us() - t0, __ATOMIC_RELAXED);
 	if (n == -1)
@@ -227,15 +259,22 @@ static int dfs_read(const char *path, char *buf, size_t size, off_t off, struct 
 	return (int)n;
 }
 
-/* pwrite on an O_APPEND fd ignores the offset (Linux): the backing kernel appends each record whole. */
+/*
+ * pwrite on an O_APPEND fd ignores the offset (Linux): the backing kernel appends each record whole. A buffered write
+ * asks no device; a durable one does: the kernel sends each write's flags, its file's O_DSYNC or O_SYNC (which holds
+ * O_DSYNC's bit) and pwritev2's RWF_DSYNC as O_DSYNC.
+ */
 static int dfs_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
 	uint64_t t0 = now_us();
+	int durable = fi->flags & O_DSYNC;
 	(void)path;
-	enter_device();
+	if (durable)
+		enter_device();
 	ssize_t n = pwrite((int)fi->fh, buf, size, off);
 	int err = errno;
-	leave_device();
+	if (durable)
+		leave_device(t0);
 	__atomic_add_fetch(&n_writes, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&write_us, now_us() - t0, __ATOMIC_RELAXED);
 	if (n == -1)
@@ -251,11 +290,19 @@ static int dfs_release(const char *path, struct fuse_file_info *fi)
 	return 0;
 }
 
+/*
+ * fsync and fdatasync wait as a device's flush would; the backing file is not flushed (its device is not the one
+ * emulated: its own flush would add that disk's latency to the layer's).
+ */
 static int dfs_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
-	(void)path;
-	int res = datasync ? fdatasync((int)fi->fh) : fsync((int)fi->fh);
-	return res == -1 ? -errno : 0;
+	uint64_t t0 = now_us();
+	(void)path; (void)datasync; (void)fi;
+	enter_device();
+	leave_device(t0);
+	__atomic_add_fetch(&n_syncs, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&sync_us, now_us() - t0, __ATOMIC_RELAXED);
+	return 0;
 }
 
 static int dfs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
@@ -340,7 +387,7 @@ static void usage_exit(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	/* The error goes last: the Node module reports the daemon's last stderr line. */
-	fputs("usage: delayfs BACKING MOUNTPOINT [--delay-us=N] [--depth=N] [--parent-pid=PID] [-o OPTS] [-d]\n", stderr);
+	fputs("usage: delayfs BACKING MOUNTPOINT [--delay-us=N] [--delay-qd4-us=N] [--depth=N] [--parent-pid=PID] [-o OPTS] [-d]\n", stderr);
 	fputs("delayfs: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -362,12 +409,14 @@ int main(int argc, char *argv[])
 {
 	const char *paths[2] = { NULL, NULL };
 	const char *extra_opts = NULL;
-	long delay_us = 0, depth = 64, parent_pid = 0;
+	long qd1_us = 0, qd4_us = -1, depth = 64, parent_pid = 0;
 	int debug = 0, npaths = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "--delay-us=", 11))
-			delay_us = parse_count("--delay-us", argv[i] + 11, 0);
+			qd1_us = parse_count("--delay-us", argv[i] + 11, 0);
+		else if (!strncmp(argv[i], "--delay-qd4-us=", 15))
+			qd4_us = parse_count("--delay-qd4-us", argv[i] + 15, 0);
 		else if (!strncmp(argv[i], "--depth=", 8))
 			depth = parse_count("--depth", argv[i] + 8, 1);
 		else if (!strncmp(argv[i], "--parent-pid=", 13))
@@ -402,7 +451,8 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "delayfs: backing folder %s: %s\n", backing_path, strerror(errno));
 		return 1;
 	}
-	delay_ns = delay_us * 1000L;
+	delay_qd1_ns = qd1_us * 1000L;
+	delay_qd4_ns = (qd4_us < 0 ? qd1_us : qd4_us) * 1000L; /* no QD4 latency: the one delay at every depth */
 	sem_init(&depth_slots, 0, (unsigned int)depth);
 	umask(0); /* the kernel already applied the caller's umask */
 	prctl(PR_SET_TIMERSLACK, 1UL); /* wake on time: the default 50 µs slack would add to every delay */

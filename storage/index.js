@@ -1,6 +1,6 @@
 'use strict'
-// Storage latency for the benchmark: a FUSE mount (storage/delayfs.c) that delays every read and
-// write. require('./storage') for the API; `node storage/index.js --help` runs the CLI.
+// Storage latency for the benchmark: a FUSE mount (storage/delayfs.c) that delays every read and every
+// durable write (fsync, O_DSYNC). require('./storage') for the API; `node storage/index.js --help` runs the CLI.
 
 const { checkFuse, buildDelayFs } = require('./check')
 const { mountDelayFs } = require('./mount')

@@ -60,23 +60,30 @@ const waitFor = (promise, ms) => new Promise((resolve) => {
 })
 
 /**
- * Mounts backing at mountpoint through delayfs: every read and write waits ioDelay µs, at most
- * ioDepth of them at once.
- * @param {{ backing: string, mountpoint: string, ioDelay: number, ioDepth?: number, log?: function(string): void,
- *   readyTimeoutMs?: number, stopTimeoutMs?: number }} options
+ * Mounts backing at mountpoint through delayfs: every read of data, fsync and durable write waits, at most ioDepth of
+ * them at once; ioDelay µs with one in service, ioDelayQd4 µs with 4 or more, linear between (no ioDelayQd4: ioDelay
+ * at every depth). A buffered write waits for nothing.
+ * @param {{ backing: string, mountpoint: string, ioDelay: number, ioDelayQd4?: number|null, ioDepth?: number,
+ *   log?: function(string): void, readyTimeoutMs?: number, stopTimeoutMs?: number }} options
  * @returns {Promise<{ pid: number, mountpoint: string, backing: string, exited: Promise<object>,
  *   stats: function(): Promise<object>, unmount: function(): Promise<object|null> }>}
  *   unmount() resolves with the counters the daemon printed as it exited, or null if it was killed
  */
-async function mountDelayFs ({ backing, mountpoint, ioDelay, ioDepth = IO_DEPTH, log = stderrLog, readyTimeoutMs = 10000, stopTimeoutMs = 5000 }) {
+async function mountDelayFs ({
+  backing, mountpoint, ioDelay, ioDelayQd4 = null, ioDepth = IO_DEPTH, log = stderrLog, readyTimeoutMs = 10000, stopTimeoutMs = 5000
+}) {
   if (!Number.isInteger(ioDelay) || ioDelay < 0) throw new TypeError(`ioDelay must be an integer >= 0 (µs), got ${ioDelay}`)
+  if (ioDelayQd4 !== null && (!Number.isInteger(ioDelayQd4) || ioDelayQd4 < 0)) {
+    throw new TypeError(`ioDelayQd4 must be an integer >= 0 (µs) or null, got ${ioDelayQd4}`)
+  }
   if (!Number.isInteger(ioDepth) || ioDepth < 1) throw new TypeError(`ioDepth must be an integer >= 1, got ${ioDepth}`)
   if (typeof mountpoint !== 'string' || !mountpoint) throw new TypeError(`mountpoint must be a path, got ${mountpoint}`)
   const backingDir = resolveBacking(String(backing))
   const mp = checkMountpoint(path.resolve(mountpoint))
   const binary = buildDelayFs()
   const state = { ready: false, counters: null, waiters: [], stderr: [], closed: null }
-  const child = spawn(binary, [backingDir, mp, `--delay-us=${ioDelay}`, `--depth=${ioDepth}`, `--parent-pid=${process.pid}`], {
+  const qd4 = ioDelayQd4 === null ? [] : [`--delay-qd4-us=${ioDelayQd4}`]
+  const child = spawn(binary, [backingDir, mp, `--delay-us=${ioDelay}`, ...qd4, `--depth=${ioDepth}`, `--parent-pid=${process.pid}`], {
     stdio: ['ignore', 'pipe', 'pipe']
   })
   child.on('error', (err) => state.stderr.push(err.message))

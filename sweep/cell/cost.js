@@ -10,7 +10,8 @@ const round = (x, digits) => (finite(x) ? Number(x.toFixed(digits)) : undefined)
 
 /**
  * The storage layer's columns of one run, from its counters and CPU time before and after the
- * client: the latency an operation really had (queueing at ioDepth, the delay, the syscall),
+ * client: the calls it served (reads, writes, flushes), the latency a call that took the device
+ * really had (a read, a flush, a durable write: queueing at ioDepth, the delay, the syscall),
  * and the daemon's CPU per HTTP request of the client's whole run (warm-up included).
  * @param {{ counters: object, cpuUs: number }} before delayfs counters and daemon CPU µs
  * @param {{ counters: object, cpuUs: number }} after
@@ -19,10 +20,10 @@ const round = (x, digits) => (finite(x) ? Number(x.toFixed(digits)) : undefined)
  */
 function storageFigures (before, after, requests) {
   const delta = (key) => after.counters[key] - before.counters[key]
-  const ops = delta('reads') + delta('writes')
+  const calls = delta('deviceCalls')
   return {
-    storageOps: ops,
-    storageLatencyUs: ops > 0 ? round((delta('readUs') + delta('writeUs')) / ops, 1) : undefined,
+    storageOps: delta('reads') + delta('writes') + delta('syncs'),
+    storageLatencyUs: calls > 0 ? round(delta('deviceUs') / calls, 1) : undefined,
     storageCpuPerReqUs: requests > 0 ? round((after.cpuUs - before.cpuUs) / requests, 1) : undefined
   }
 }

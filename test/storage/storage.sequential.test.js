@@ -1,6 +1,7 @@
 'use strict'
-// delayfs through its Node module: the delay and the depth cap are applied, appends from several
-// processes stay whole, errors pass through, bad mountpoints are refused. Skips without FUSE.
+// delayfs through its Node module: the delay is applied where a device would be asked (reads, fsync, durable
+// writes) and follows the depth, the depth cap holds, appends from several processes stay whole, errors pass
+// through, bad mountpoints are refused. Skips without FUSE.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -51,16 +52,35 @@ t.test('a read at the end of a file reads no block: it waits for nothing and is 
   t.equal((await slow.stats()).reads, 1, 'a read of data is one')
 })
 
-t.test('writes wait too and are counted with their bytes', { skip }, async (t) => {
-  const mnt = await mountFor(t, { ioDelay: 1000 })
+t.test('a buffered write asks no device: it waits for nothing, and is counted with its bytes', { skip }, async (t) => {
+  const mnt = await mountFor(t, { ioDelay: 2000000 })
   const fd = fs.openSync(mnt.file('w'), 'w')
-  for (let i = 0; i < 5; i++) fs.writeSync(fd, 'abcd')
+  const wallMs = await elapsedMs(() => { for (let i = 0; i < 5; i++) fs.writeSync(fd, 'abcd') })
   fs.closeSync(fd)
   const counters = await mnt.stats()
-  t.equal(counters.writes, 5)
-  t.equal(counters.writeBytes, 20)
-  t.ok(counters.writeUs >= 5000, `writeUs ${counters.writeUs}`)
+  t.match(counters, { writes: 5, writeBytes: 20, delayUs: 0, peakDepth: 0 }, 'no write took the device')
+  t.ok(wallMs < 2000, `5 writes took ${wallMs.toFixed(1)} ms, not one delay of 2 s`)
   t.equal(fs.readFileSync(path.join(mnt.backing, 'w'), 'utf8'), 'abcd'.repeat(5))
+})
+
+t.test('fsync, fdatasync and each write on an O_DSYNC or O_SYNC file wait the delay, as a device\'s flush', { skip }, async (t) => {
+  const mnt = await mountFor(t, { ioDelay: 100000 })
+  const { O_WRONLY, O_CREAT, O_DSYNC, O_SYNC } = fs.constants
+  const fd = fs.openSync(mnt.file('w'), 'w')
+  fs.writeSync(fd, 'ab')
+  const syncMs = await elapsedMs(() => fs.fsyncSync(fd))
+  const dataSyncMs = await elapsedMs(() => fs.fdatasyncSync(fd))
+  fs.closeSync(fd)
+  t.ok(syncMs >= 100 && dataSyncMs >= 100, `fsync ${syncMs.toFixed(1)} ms, fdatasync ${dataSyncMs.toFixed(1)} ms`)
+  t.match(await mnt.stats(), { writes: 1, syncs: 2, delayUs: 200000 })
+  for (const [name, flag] of [['dsync', O_DSYNC], ['sync', O_SYNC]]) {
+    const durable = fs.openSync(mnt.file(name), O_WRONLY | O_CREAT | flag)
+    const writeMs = await elapsedMs(() => fs.writeSync(durable, name))
+    fs.closeSync(durable)
+    t.ok(writeMs >= 100, `a write on an O_${name.toUpperCase()} file took ${writeMs.toFixed(1)} ms`)
+    t.equal(fs.readFileSync(path.join(mnt.backing, name), 'utf8'), name)
+  }
+  t.match(await mnt.stats(), { writes: 3, syncs: 2, delayUs: 400000 }, 'one delay per durable write, no flush besides')
 })
 
 const files = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`f${i}`, `file ${i}\n`]))
@@ -75,7 +95,26 @@ t.test('with ioDepth 8, concurrent reads are served at once', { skip }, async (t
   t.ok(counters.reads >= 8)
   t.ok(counters.peakDepth >= 2 && counters.peakDepth <= 8, `peakDepth ${counters.peakDepth}`)
   t.ok(counters.readUs >= counters.reads * 50000, 'each read was delayed')
+  t.equal(counters.delayUs, counters.reads * 50000, 'no QD4 latency given: the one delay at every depth')
   t.comment(`8 reads of 50 ms took ${wallMs.toFixed(1)} ms (libuv's pool has 4 threads)`)
+})
+
+// The documented rule: ioDelay with one call in service, ioDelayQd4 with 4 or more, linear between.
+const delayAt = (depth, qd1, qd4) => (depth <= 1 ? qd1 : depth >= 4 ? qd4 : qd1 + Math.trunc((qd4 - qd1) * (depth - 1) / 3))
+
+t.test('with a QD4 latency each read waits the latency of the depth it finds: QD1 alone, more with others in flight', { skip }, async (t) => {
+  const [qd1, qd4] = [2000, 60000]
+  const mnt = await mountFor(t, { ioDelay: qd1, ioDelayQd4: qd4, ioDepth: 8, files })
+  readSequentially(mnt.file('f0'), 10)
+  const alone = await mnt.stats()
+  t.match(alone, { reads: 10, delayUs: 10 * qd1, peakDepth: 1 }, 'one at a time: the QD1 latency each')
+  t.same(await readAll(mnt), Object.values(files))
+  const all = await mnt.stats()
+  const [reads, delayUs] = [all.reads - alone.reads, all.delayUs - alone.delayUs]
+  t.ok(all.peakDepth >= 2, `peakDepth ${all.peakDepth}`)
+  t.ok(delayUs >= (reads - 1) * qd1 + delayAt(all.peakDepth, qd1, qd4),
+    `${reads} concurrent reads were given ${delayUs} µs: the read that found depth ${all.peakDepth} waited ${delayAt(all.peakDepth, qd1, qd4)}`)
+  t.ok(all.readUs - alone.readUs >= delayUs, 'and waited it')
 })
 
 t.test('with ioDepth 1, concurrent reads are served one after another', { skip }, async (t) => {
@@ -176,6 +215,7 @@ t.test('the daemon refuses bad arguments with exit 2 naming them', { skip }, asy
   t.equal(res.status, 2)
   t.match(res.stderr, /--depth must be an integer >= 1, got '0'/)
   t.match(spawnSync(bin, ['/tmp'], { encoding: 'utf8' }).stderr, /BACKING and MOUNTPOINT are required/)
+  t.match(spawnSync(bin, ['/tmp', '/tmp', '--delay-qd4-us=-1'], { encoding: 'utf8' }).stderr, /--delay-qd4-us must be an integer >= 0, got '-1'/)
 })
 
 t.test('checkFuse names fusermount3 when it is not on the PATH', async (t) => {
