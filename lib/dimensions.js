@@ -22,6 +22,8 @@ const usesDelayLayer = (cell) => ![undefined, null, '', 'off'].includes(cell.ioD
 function delayOrder (a, b) {
   return (a === 'off' ? -1 : Number(a)) - (b === 'off' ? -1 : Number(b))
 }
+const delayRule = rule(`off or an integer number of µs from 0 to ${MAX_IO_DELAY_US}`,
+  (v) => (v === 'off' ? v : /^\d+$/.test(v) && Number(v) <= MAX_IO_DELAY_US ? Number(v) : undefined))
 const MAX_RTT_MS = 1000
 const BALANCE = ['roundrobin', 'leastconn']
 const STORAGE = ['cache', 'cold', 'delay']
@@ -92,14 +94,25 @@ const DIMENSIONS = {
   },
   // Storage latency (storage/): off is a plain folder, a number of µs a FUSE layer that waits so long.
   ioDelay: {
-    validate: rule(`off or an integer number of µs from 0 to ${MAX_IO_DELAY_US}`,
-      (v) => (v === 'off' ? v : /^\d+$/.test(v) && Number(v) <= MAX_IO_DELAY_US ? Number(v) : undefined)),
-    help: 'storage latency in µs before every read and write: off = a plain folder, a number = the FUSE delay layer (storage/)',
+    validate: delayRule,
+    help: 'storage latency in µs before every read, fsync and durable write (one in flight): off = a plain folder, ' +
+      'a number = the FUSE delay layer (storage/)',
     first: () => 'off',
     suffix: 'd',
     moot: (cell) => cell.storage === 'cold', // the real disk, no layer
     text: true,
     variant: true
+  },
+  // The layer's latency with 4 or more calls in flight (linear from ioDelay's between): a device's queue, as fio measures it.
+  ioDelayQd4: {
+    validate: delayRule,
+    help: 'the delay layer\'s latency in µs with 4 or more calls in flight, linear from --ioDelay\'s at 1 (off: --ioDelay at every depth)',
+    first: () => 'off',
+    suffix: 'd4-',
+    moot: (cell) => !usesDelayLayer(cell),
+    text: true,
+    variant: true,
+    label: (v) => (v === 'off' ? 'one delay at every depth' : `${v} µs at queue depth 4`)
   },
   ioDepth: {
     validate: int(1, 4096),

@@ -16,6 +16,7 @@ const { MARGIN } = require('../report/stats/intervals')
 const { runCompare } = require('../report/compare/compare')
 const { defaultAa } = require('./plan/aa')
 const { planCells } = require('./plan/grid')
+const { delayFlags } = require('./plan/storage')
 const { runPlan, runSequence, report } = require('./runner')
 const { runRounds } = require('./interleaved/rounds')
 const cell = require('./cell/cell')
@@ -66,7 +67,7 @@ const PRESETS = {
     rounds: { rounds: 6, budget: 600, slo: parseSlo('p99:20ms'), precision: 0.05, startRate: 100, endRate: 20000, probe: 1, rates: [] } },
   run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1, profile: false, profileRounds: 5 } },
   // The delay layer checked against the real disk: sync and async in one process and in a cluster of 2, on a cold cache and on the
-  // delay layer at the device's latency (its entry in COMMANDS measures the device first), all interleaved.
+  // delay layer at the device's latencies at queue depths 1 and 4 (its entry in COMMANDS measures the device first), all interleaved.
   'storage-check': { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2], storage: ['cold', 'delay'] },
     flags: [...INTERLEAVED.flags, '--concurrency=2'], aa: () => null, rounds: { ...ROUNDS, rounds: 6, budget: 480, window: 200, passes: 6 } }
 }
@@ -152,9 +153,9 @@ const COMMANDS = {
   }),
   'storage-check': cells('storage-check', {
     line: 'the FUSE delay layer checked against the real disk: sync and async in one process and in a cluster of 2 on a cold cache ' +
-      '(--storage=cold), and on the delay layer at the read latency fio measures on the device first, interleaved ' +
+      '(--storage=cold), and on the delay layer at the read latencies fio measures on the device first (queue depths 1 and 4), interleaved ' +
       `(at least ${PRESETS['storage-check'].rounds.rounds} rounds, within ${duration(PRESETS['storage-check'].rounds.budget)}); ` +
-      'the report and storage.md say whether their verdicts agree',
+      'the report and storage.md give delay/real with its interval and say whether they agree',
     parse: (rest) => {
       // Checked whole first (a stand-in latency until the device is measured), unless --ioDelay names one.
       const delay = rest.some((a) => a.startsWith('--ioDelay=')) ? [] : ['--ioDelay=1000']
@@ -165,9 +166,9 @@ const COMMANDS = {
       const device = probeDevice(mkdirp(plan.config.dataPath), {
         fileBytes: plan.config.fileBytes, log: (line) => process.stderr.write(`storage-check: ${line}\n`)
       })
-      const us = Math.round(device.qd1.meanUs)
-      process.stderr.write(`storage-check: the delay layer at ${us} µs, the device's mean read latency at queue depth 1\n`)
-      const measured = planCells(PRESETS['storage-check'], [`--ioDelay=${us}`, ...rest])
+      const flags = delayFlags(device)
+      process.stderr.write(`storage-check: the delay layer at ${flags.join(' ')}: the device's mean read latencies (µs) at queue depths 1 and 4\n`)
+      const measured = planCells(PRESETS['storage-check'], [...flags, ...rest])
       return runPlan({ ...measured, envExtra: { ...measured.envExtra, device } }, RUNNERS.rounds)
     }
   }),

@@ -36,7 +36,7 @@ function crossoverGroups (cells) {
   const delayed = cells.filter((c) => c.rows[0].ioDelay !== null && c.rows[0].ioDelay !== undefined && c.rows[0].storage !== 'cold')
   if (new Set(delayed.map((c) => c.rows[0].ioDelay)).size < 2) return []
   const varying = LINE_SETTINGS.filter((s) => new Set(delayed.map((c) => c.rows[0][s])).size > 1)
-  const skip = new Set(['ioDelay', 'ioDepth', 'storage', ...LINE_SETTINGS])
+  const skip = new Set(['ioDelay', 'ioDelayQd4', 'ioDepth', 'storage', ...LINE_SETTINGS])
   const groups = new Map()
   for (const cell of delayed) {
     const cluster = isMultiProcess(cell.kind) // cluster or reuseport

@@ -85,8 +85,10 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
     }
     if (usesDelayLayer(cell)) {
       const say = (line) => log.write(`# ${line}\n`)
-      opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDepth: cell.ioDepth, log: say })
-      log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
+      const ioDelayQd4 = Number.isInteger(cell.ioDelayQd4) ? cell.ioDelayQd4 : null // off: the one delay at every depth
+      opened.storage = await mountDelayFs({ backing, mountpoint: dataPath, ioDelay: cell.ioDelay, ioDelayQd4, ioDepth: cell.ioDepth, log: say })
+      const qd4 = ioDelayQd4 === null ? '' : `, ${ioDelayQd4} µs at queue depth 4`
+      log.write(`# storage: delayfs pid ${opened.storage.pid}, ioDelay ${cell.ioDelay} µs${qd4}, ioDepth ${cell.ioDepth}, backing ${backing}\n`)
     }
     const args = [`--config=${serverConfig}`, ...(KINDS[cell.kind].model === 'lb' && cell.balance ? [`--balance=${cell.balance}`] : [])]
     // Under --profile the servers work in the profiles' folder: Node 26's perf map option also writes V8's log where it runs.

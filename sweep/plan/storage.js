@@ -1,7 +1,7 @@
 'use strict'
 // --storage in a plan: which modes the cells get (not given: cache at --ioDelay=off, delay at a number),
-// the data set a cold run needs (written for every cell, so that all compare on the same files), and
-// why a mode cannot run here, said before anything runs.
+// the data set a cold run needs (written for every cell, so that all compare on the same files), why a
+// mode cannot run here, said before anything runs, and the delay layer's flags from a measured device.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -69,6 +69,15 @@ function coldProblem (config, serverHost) {
 
 const mib = (bytes) => `${Math.round(bytes / 1048576)} MiB`
 
+/**
+ * The delay layer at a device's measured latencies: its mean read at queue depth 1 and at 4 (storage-check).
+ * @param {{ qd1: { meanUs: number }, qd4: { meanUs: number } }} device storage/device.js probeDevice
+ * @returns {string[]} --ioDelay and --ioDelayQd4, whole µs
+ */
+function delayFlags (device) {
+  return [`--ioDelay=${Math.round(device.qd1.meanUs)}`, `--ioDelayQd4=${Math.round(device.qd4.meanUs)}`]
+}
+
 // The data folder, or the nearest folder above it that exists (the run makes it).
 function existingAbove (dir) {
   let at = path.resolve(dir)
@@ -76,4 +85,4 @@ function existingAbove (dir) {
   return at
 }
 
-module.exports = { planStorage, coldProblem, COLD_DATA, MIN_COLD_BYTES }
+module.exports = { planStorage, coldProblem, delayFlags, COLD_DATA, MIN_COLD_BYTES }

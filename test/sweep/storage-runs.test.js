@@ -29,11 +29,13 @@ const daemonPids = (dir) => [...fs.readdirSync(path.join(dir, 'cells')).filter((
 t.test('two cluster workers append through a 200 µs mount: verified, latency and daemon cost recorded, nothing left', { skip }, async (t) => {
   const f = folders(t)
   const { code, stderr } = await runSweep(t, ['run', 'sync-cluster', '--nServers=2', '--nClients=2', '--nOperations=400',
-    '--readsPerWrite=1', '--ioDelay=200', ...f.args])
+    '--readsPerWrite=1', '--ioDelay=200', '--ioDelayQd4=300', ...f.args])
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   const [row] = readSummary(dir)
-  t.match(row, { cell: 'sync-cluster-s2-c2-rpw1-d200', valid: 'true', ioDelay: '200', ioDepth: '64', uvUseIoUring: /^[01]$/ })
+  t.match(row, { cell: 'sync-cluster-s2-c2-rpw1-d200-d4-300', valid: 'true', ioDelay: '200', ioDelayQd4: '300', ioDepth: '64', uvUseIoUring: /^[01]$/ })
+  t.match(fs.readFileSync(path.join(dir, 'cells', `${row.cell}-r1.log`), 'utf8'), /storage: delayfs pid \d+, ioDelay 200 µs, 300 µs at queue depth 4,/,
+    'the mount was given the latency at depth 4')
   const json = JSON.parse(fs.readFileSync(path.join(dir, row.json), 'utf8'))
   t.equal(json.verification.ok, true, 'every acknowledged append is in the files once, whole, read back through the mount')
   t.ok(json.operations.completed === 400 && json.latency.PUT.count > 100, 'both workers appended')

@@ -7,6 +7,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { planSweep } = require('../../../sweep/commands')
+const { delayFlags } = require('../../../sweep/plan/storage')
+const { dimensionRow } = require('../../../lib/dimensions')
 const { cgroupProblem } = require('../../../storage/cgroup-base')
 const { vmtouchProblem } = require('../../../storage/cache')
 const { fioProblem } = require('../../../storage/device')
@@ -36,6 +38,21 @@ t.test('without --storage, cells follow --ioDelay: cache at off, delay at a numb
 t.test('--storage=cache,delay: a plain folder and each delay, the delay layer\'s ioDelay only on delay cells', async (t) => {
   t.same(ids(planSweep('sweep', [...BASE, '--storage=cache,delay', '--ioDelay=100'])), [
     'sync-s1-c2-doff-st-cache cache off', 'sync-s1-c2-d100-st-delay delay 100', 'async-s1-c2-doff-st-cache cache off', 'async-s1-c2-d100-st-delay delay 100'])
+})
+
+t.test('the device\'s latencies at queue depths 1 and 4 reach the delay cells, their ids and their rows', async (t) => {
+  const flags = delayFlags({ qd1: { meanUs: 65.4 }, qd4: { meanUs: 100.6 } })
+  t.same(flags, ['--ioDelay=65', '--ioDelayQd4=101'])
+  const plan = planSweep('sweep', [...BASE, '--storage=cache,delay', ...flags])
+  t.same(plan.cells.map((c) => `${c.id} ${c.ioDelay} ${c.ioDelayQd4}`), ['sync-s1-c2-doff-st-cache off ', 'sync-s1-c2-d65-d4-101-st-delay 65 101',
+    'async-s1-c2-doff-st-cache off ', 'async-s1-c2-d65-d4-101-st-delay 65 101'])
+  t.match(dimensionRow(plan.cells[1]), { ioDelay: 65, ioDelayQd4: 101, storage: 'delay' })
+  t.equal(dimensionRow(plan.cells[0]).ioDelayQd4, '', 'moot for a plain folder')
+  t.same(planSweep('sweep', [...BASE, '--ioDelay=65']).cells.map((c) => c.ioDelayQd4), ['off', 'off'], 'not given: the one delay at every depth')
+  t.test('storage-check plans them', { skip: coldWhy }, async (t) => {
+    const check = planSweep('storage-check', flags)
+    t.same(check.cells.filter((c) => c.storage === 'delay').map((c) => [c.ioDelay, c.ioDelayQd4]), [[65, 101], [65, 101], [65, 101], [65, 101]])
+  })
 })
 
 t.test('--storage and --ioDelay or --cacheShare that cannot go together: one line each', async (t) => {
