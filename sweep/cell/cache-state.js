@@ -1,13 +1,15 @@
 'use strict'
 // The page-cache state of a cell's data set round by round (--storage): before each round of a cache
-// cell, its files read into the page cache (a machine may page out what stays idle: this VM's DAMON
-// does after a minute); before each round of a cold cell, its files written back and dropped from the cache, its memory cgroup's limit set to what the
-// server uses besides the cache, plus SLACK_BYTES and --cacheShare of the data set, and that share of
-// the files read back into the cache from inside the cgroup (storage/warm.js: spread evenly, as a
-// steady cache that holds that share would have them); for every plain-folder cell, cold or cache, the
-// data set's residency before and after the round and the bytes its server's processes read from the
-// device per GET. A round whose residency left its bounds drifted: its rows are invalid and the
-// round is measured again (sweep/interleaved/rounds.js).
+// cell, and of a delay cell (its backing folder: the layer's sleep stands in for the device, so the
+// daemon's reads must find the page cache), its files read into the page cache (a machine may page out
+// what stays idle: this VM's DAMON does after a minute); before each round of a cold cell, its files
+// written back and dropped from the cache, its memory cgroup's limit set to what the server uses
+// besides the cache, plus SLACK_BYTES and --cacheShare of the data set, and that share of the files
+// read back into the cache from inside the cgroup (storage/warm.js: spread evenly, as a steady cache
+// that holds that share would have them); for every cell on this host, the data set's residency before
+// and after the round and the bytes read from the device per GET by the server's processes (a delay
+// cell's: by the layer's daemon, which reads for them). A round whose residency left its bounds
+// drifted: its rows are invalid and the round is measured again (sweep/interleaved/rounds.js).
 
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
@@ -24,11 +26,15 @@ const BEFORE_BOUND = 2
 const AFTER_MARGIN = 10
 const WARM = path.join(__dirname, '..', '..', 'storage', 'warm.js')
 
-/** Whether a cell's data set is followed round by round: a plain folder on this host, with vmtouch. */
-const tracked = (cell, opened) => !usesDelayLayer(cell) && !opened.remote && (cell.storage === 'cold' || !vmtouchProblem())
+/** Whether a cell's data set is followed round by round: on this host, with vmtouch. */
+const tracked = (cell, opened) => !opened.remote && (cell.storage === 'cold' || !vmtouchProblem())
 
-/** The server's processes: its memory cgroup's when cold, else the tree of the one started. */
-function serverPids (opened) {
+/** Where a cell's data set lies: the delay layer's backing folder, else the data folder. */
+const filesOf = (cell, opened) => (usesDelayLayer(cell) ? opened.storage.backing : opened.dataPath)
+
+/** The processes that read the files: the delay layer's daemon; else the cold server's cgroup's, or the tree of the one started. */
+function readerPids (opened) {
+  if (opened.storage) return [opened.storage.pid]
   if (opened.cgroup) return opened.cgroup.pids()
   return [...processTree(processTable(), opened.server.child.pid)]
 }
@@ -40,7 +46,7 @@ function warm (opened, cell) {
   if (res.status !== 0) throw new Error(`warming ${cell.cacheShare}% of the data set: ${res.error?.message || res.stderr.trim() || `exit ${res.status}`}`)
 }
 
-const deviceBytes = (opened) => serverPids(opened).reduce((sum, pid) => sum + readBytes(pid), 0)
+const deviceBytes = (opened) => readerPids(opened).reduce((sum, pid) => sum + readBytes(pid), 0)
 
 /**
  * Readies a cell's data set for a round and notes where it starts: cold, emptied and limited.
@@ -49,6 +55,7 @@ const deviceBytes = (opened) => serverPids(opened).reduce((sum, pid) => sum + re
  */
 async function beginCache ({ cell, opened }) {
   if (!tracked(cell, opened) || !opened.server) return null
+  const files = filesOf(cell, opened)
   const start = {}
   if (opened.cgroup) {
     // Warmed without a limit (the warming process's own memory would push its pages out), then limited: the share fits,
@@ -60,9 +67,9 @@ async function beginCache ({ cell, opened }) {
     start.limitBytes = opened.cgroup.memory().other + SLACK_BYTES + Math.round(dataBytes * cell.cacheShare / 100)
     opened.cgroup.setLimit(start.limitBytes)
   } else {
-    await touch(opened.dataPath)
+    await touch(files)
   }
-  return { ...start, percent: residency(opened.dataPath).percent, readBytes: deviceBytes(opened) }
+  return { ...start, percent: residency(files).percent, readBytes: deviceBytes(opened) }
 }
 
 /**
@@ -74,7 +81,7 @@ async function beginCache ({ cell, opened }) {
  */
 function endCache (start, { cell, opened }, requests) {
   if (!start) return { fields: {}, drift: '' }
-  const after = residency(opened.dataPath).percent
+  const after = residency(filesOf(cell, opened)).percent
   const r = cell.config.readsPerWrite
   const gets = r === 'inf' ? requests : Math.round(requests * r / (r + 1))
   const fields = {
@@ -89,7 +96,7 @@ function endCache (start, { cell, opened }, requests) {
 /**
  * Why a round's cache state was not the one asked for, or ''.
  * @param {{ residencyBefore: number, residencyAfter: number }} fields
- * @param {number|null} share a cold cell's --cacheShare; null for a cache cell (all of it at the start, its end as it came)
+ * @param {number|null} share a cold cell's --cacheShare; null for a cache or delay cell (all of it at the start, its end as it came)
  * @returns {string}
  */
 function driftOf ({ residencyBefore, residencyAfter }, share) {

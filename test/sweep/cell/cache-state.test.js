@@ -1,8 +1,11 @@
 'use strict'
-// sweep/cell/cache-state.js driftOf: a cold round's cache state against the share asked for, on recorded figures.
+// sweep/cell/cache-state.js: driftOf, a round's cache state against the share asked for, on recorded figures; a delay
+// cell's backing folder read in before its round (vmtouch, on a test folder).
 
+const path = require('node:path')
 const t = require('tap')
-const { driftOf } = require('../../../sweep/cell/cache-state')
+const { driftOf, beginCache, endCache } = require('../../../sweep/cell/cache-state')
+const { evict, residency, vmtouchProblem } = require('../../../storage/cache')
 
 t.test('a cold round drifted when its start was not the share asked for, or its end held more than the share and the margin', async (t) => {
   t.equal(driftOf({ residencyBefore: 0, residencyAfter: 1.7 }, 0), '', 'cold and stayed cold')
@@ -20,4 +23,24 @@ t.test('a cache round drifted when its data set was not all cached at its start;
   t.equal(driftOf({ residencyBefore: 99.4, residencyAfter: 61 }, null), '', 'what the machine paged out during the round is recorded, not refused')
   t.equal(driftOf({ residencyBefore: 47.3, residencyAfter: 48.7 }, null),
     'cache drifted: 47.3% of the data set was cached at the round\'s start (100% ± 2 asked)')
+})
+
+t.test('a delay cell\'s backing folder is read into the cache before its round, and its residency recorded', { skip: vmtouchProblem() }, async (t) => {
+  const files = () => Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`file-${i}`, 'x'.repeat(65536)]))
+  const dir = t.testdir({ backing: files(), data: files() })
+  const [backing, data] = [path.join(dir, 'backing'), path.join(dir, 'data')]
+  for (const folder of [backing, data]) await evict(folder)
+  t.ok(residency(backing).percent < 100, `${residency(backing).percent}% cached after eviction`)
+  // The data folder stands in for the mount point: the daemon reads the backing folder, so that is the one to read in.
+  const c = {
+    cell: { kind: 'sync', ioDelay: 65, storage: 'delay', config: { readsPerWrite: 'inf' } },
+    opened: { remote: false, server: {}, dataPath: data, storage: { backing, pid: process.pid } }
+  }
+  const start = await beginCache(c)
+  t.equal(residency(backing).percent, 100, 'the backing folder read in')
+  t.ok(residency(data).percent < 100, 'not the mount point')
+  t.equal(start.percent, 100, 'and its residency noted at the round\'s start')
+  const { fields, drift } = endCache(start, c, 10)
+  t.match(fields, { residencyBefore: 100, residencyAfter: 100, deviceBytesPerGet: Number, cacheLimitBytes: '' })
+  t.equal(drift, '')
 })
