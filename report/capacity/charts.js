@@ -71,7 +71,7 @@ function regimeMapChart ({ title, env, regimes, kinds }) {
     title: chartTitle(title, env, 'median capacity over the rounds, bars: its interval'),
     legend: { top: 62, data: kinds.map((k) => k.name) },
     grid: { left: 80, right: 40, top: 110, bottom: 60 },
-    xAxis: { type: 'category', data: regimes, name: 'storage latency per read and write', nameLocation: 'middle', nameGap: 32 },
+    xAxis: { type: 'category', data: regimes, name: 'storage latency per device call', nameLocation: 'middle', nameGap: 32 },
     yAxis: { type: 'log', name: 'capacity (requests/s, log)', nameTextStyle: { align: 'left', fontWeight: 'bold' } },
     series
   }

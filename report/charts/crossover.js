@@ -19,7 +19,7 @@ function crossoverChart ({ title, env, group }) {
   const categories = group.delays.map(delayLabel)
   const panels = [{ name: 'Throughput', unit: 'ops/s', column: 'opsPerSec', log: false },
     { name: 'GET p99', unit: 'µs', column: 'getP99', log: true }]
-  const option = { title: chartTitle(title, env, 'median of valid repeats, bars min–max; storage latency per read and write'),
+  const option = { title: chartTitle(title, env, 'median of valid repeats, bars min–max; storage latency per device call'),
     legend: { top: 62, type: 'scroll' }, grid: [], xAxis: [], yAxis: [], series: [] }
   panels.forEach((panel, p) => {
     option.grid.push({ left: `${p * 50 + 8}%`, width: '37%', top: 120, bottom: 56 })

@@ -63,14 +63,15 @@ function storageAnswerSection (groups, charts, env) {
     <p class="note">Each sentence is a throughput ratio (ops/s) taken within each round, its median
     over the rounds and an interval (${roundsNote(groups.flatMap((g) => g.crossings.flatMap((c) => c.ratios.map((r) => r.ratio))))});
     <em>clearly</em> means the interval leaves out 1. Storage
-    latency is the FUSE layer's delay before every read and write (<em>plain folder</em>: no
-    FUSE at all). ${env.cpus} cores, ${env.serverRuntimes.map(runtimeLabel).join(', ')}${over ? '; process counts above the cores measure ' +
+    latency is the FUSE layer's delay before every read and durable write (fsync, O_DSYNC; in folders
+    from before 2026-11-28, every write) (<em>plain folder</em>: no FUSE at all).
+    ${env.cpus} cores, ${env.serverRuntimes.map(runtimeLabel).join(', ')}${over ? '; process counts above the cores measure ' +
       'oversubscription' : ''}.</p>
     ${groups.map((g, i) => html`<h3>${groupName(g)} <a href="#${charts[i].file}">(chart)</a></h3>
       <ul class="answers">${g.crossings.map((c) => html`<li>${crossingSentence(c)}</li>`)}
       ${settingEffects(g).map((e) => html`<li>${effectSentence(e)}</li>`)}</ul>
       <details><summary>What the storage layer measured and cost</summary>${costTable(g)}
-      <p class="note">measured µs/op: the daemon's time per read or write, from arrival to answer
+      <p class="note">measured µs/op: the daemon's time per call that took the device, from arrival to answer
       (queueing at ioDepth, the delay, the real syscall), so the latency the server really saw;
       daemon CPU µs/req: the FUSE daemon's CPU per HTTP request, the price of the layer.</p></details>`)}
     </section>`
