@@ -19,13 +19,15 @@ const { progressBar } = require('../../lib/progress')
 const { deadline } = require('../interleaved/passes')
 const { clientPools } = require('../interleaved/rounds')
 const { searchCapacity, CONFIRM } = require('./search')
-const { judgeProbe } = require('./judge')
+const { judgeProbe, probeSeconds } = require('./judge')
+const { minRequests } = require('../../lib/slo')
 const { median } = require('../../lib/stats')
 const { SUMMARY } = require('../../lib/dimensions')
 
 const CLOSED_OPS = 1000 // the closed-loop window after the warm-up, operations per client process
-const PROBE_COLUMNS = ['cell', 'round', 'stage', 'rate', 'seconds', 'achieved', 'sent', 'late', 'onTime', 'failed', 'passed', 'invalid', 'reason',
-  'p50_GET', 'p90_GET', 'p99_GET', 'p999_GET', 'p50_PUT', 'p90_PUT', 'p99_PUT', 'p999_PUT', 'windowP50s']
+const PROBE_COLUMNS = ['cell', 'round', 'stage', 'rate', 'seconds', 'achieved', 'sent', 'requests', 'late', 'onTime', 'failed', 'passed',
+  'invalid', 'reason', 'p50', 'p90', 'p99', 'p999', 'p50_GET', 'p90_GET', 'p99_GET', 'p999_GET', 'p50_PUT', 'p90_PUT', 'p99_PUT', 'p999_PUT',
+  'windowP50s', 'windowsOver']
 const COLUMNS = SUMMARY.capacity.columns // lib/dimensions.js
 const TABLE = [
   { title: 'capacity req/s', key: 'capacity' },
@@ -103,7 +105,8 @@ async function measureCell (cell, { round, order, prior }, ctx) {
     const config = { ...cell.config, dataPath: opened.dataPath, serverPort: opened.server.port, rate: 0,
       ...(opened.placement.serverHostname && { serverHostname: opened.placement.serverHostname }),
       // The acknowledgement ledger's room: the longest probe at the highest rate, or the closed-loop window.
-      nOperations: n * Math.max(CLOSED_OPS, Math.ceil(options.endRate * options.probe * CONFIRM / n) + 1) }
+      // A probe repeated for the SLO's requests (judge.js probeSeconds) sends less than the rate × seconds asked + minRequests.
+      nOperations: n * Math.max(CLOSED_OPS, Math.ceil((CONFIRM * options.endRate * options.probe + minRequests(options.slo)) / n) + 1) }
     pool = pools.get(opened.placement.clientPrefix, poolSize)
     await pool.open(key, config, key)
     const limit = (promise, seconds, what) => deadline(promise, (seconds + 30) * 1000, `${what} of ${cell.id}`)
@@ -115,8 +118,10 @@ async function measureCell (cell, { round, order, prior }, ctx) {
     await pool.settle(false)
     const closedOpsPerSec = Math.round(n * CLOSED_OPS / (closed.wallUs / 1e6))
     const searchStart = performance.now()
-    const probe = async (rate, seconds, stage) => {
+    // A probe asked for `asked` seconds lasts long enough for the SLO's percentiles (judge.js probeSeconds).
+    const probe = async (rate, asked, stage) => {
       if (ctx.signal.aborted) throw ctx.signal.reason
+      const seconds = probeSeconds(rate, asked, options.slo)
       await dataOf(ctx).call('clear', { dir: opened.dataPath })
       await limit(pool.phase(key, n, 'create'), 60, 'creating the files')
       bar?.update({ cell: `${cell.id} r${round}`, rate: `probing ${rate} req/s for ${seconds} s` })
@@ -124,10 +129,10 @@ async function measureCell (cell, { round, order, prior }, ctx) {
       const judged = judgeProbe({ rate, seconds, ...measured }, options.slo)
       const gone = serverGone(opened)
       if (gone) throw new Error(gone)
-      writeProbe({ cell: cell.id, round, stage: stage ?? (seconds > options.probe ? 'confirm' : 'search'), rate, seconds,
-        achieved: Math.round(judged.achieved), sent: measured.sent, late: measured.late, onTime: Number(judged.onTime.toFixed(4)),
-        failed: measured.failed, passed: judged.passed, invalid: judged.invalid, reason: judged.reason,
-        ...judged.worst, windowP50s: judged.p50s.join(' ') })
+      writeProbe({ cell: cell.id, round, stage: stage ?? (asked > options.probe ? 'confirm' : 'search'), rate, seconds,
+        achieved: Math.round(judged.achieved), sent: measured.sent, requests: judged.requests, late: measured.late,
+        onTime: Number(judged.onTime.toFixed(4)), failed: measured.failed, passed: judged.passed, invalid: judged.invalid, reason: judged.reason,
+        ...judged.pooled, windowP50s: judged.p50s.join(' '), windowsOver: `${judged.windowsOver}/${seconds}` })
       bar?.update({ last: `${rate} req/s ${judged.passed ? 'passed' : judged.invalid ? 'invalid' : 'failed'}` })
       return judged
     }

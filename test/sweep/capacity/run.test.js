@@ -10,6 +10,10 @@ const { parse } = require('csv-parse/sync')
 const { once } = require('node:events')
 const { runSweep, startSweep, resultsDir, readSummary, loggedPids, isGone } = require('../../fixtures/sweep-run')
 const { PROBE_COLUMNS } = require('../../../sweep/capacity/run')
+const { probeSeconds } = require('../../../sweep/capacity/judge')
+const { parseSlo } = require('../../../lib/slo')
+
+const SLO = parseSlo('p90:20ms') // 300 requests a probe: a short run
 
 function folders (t) {
   const root = t.testdir({ results: {}, data: {} })
@@ -43,7 +47,7 @@ t.test('bad input exits 2 with one line naming the flag, and runs nothing', asyn
 t.test('a small capacity run: a row per probe, a row per cell and round, capacity.json, the chart and the report; compare reads it', async (t) => {
   const f = folders(t)
   const { code, stderr } = await runSweep(t, ['capacity', '--kinds=sync', '--nServers=1', '--nClients=1', '--concurrency=4', '--ioDelay=off',
-    '--rounds=2', '--startRate=200', '--endRate=800', '--precision=0.5', '--rates=300', '--seed=7', ...f.args])
+    '--rounds=2', '--startRate=200', '--endRate=800', '--precision=0.5', '--rates=300', '--slo=p90:20ms', '--seed=7', ...f.args])
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   const text = fs.readFileSync(path.join(dir, 'capacity.csv'), 'utf8')
@@ -56,12 +60,15 @@ t.test('a small capacity run: a row per probe, a row per cell and round, capacit
     const some = probes.filter((p) => p.round === String(row.repeat))
     // Where the generator fell behind, or the first probe already missed the target (other tests share the cores), the
     // search ends there, unconfirmed.
-    const confirmed = some.some((p) => p.stage === 'confirm' && Number(p.seconds) === 3)
-    if (!['generator', 'startRate'].includes(row.limit)) t.ok(confirmed, `round ${row.repeat}: a confirming probe of 3 s`)
+    const confirmed = some.some((p) => p.stage === 'confirm' && Number(p.seconds) === probeSeconds(Number(p.rate), 3, SLO))
+    if (!['generator', 'startRate'].includes(row.limit)) t.ok(confirmed, `round ${row.repeat}: a confirming probe of 3 s, repeated to 300 requests`)
     t.ok(some.some((p) => p.stage === 'curve' && p.rate === '300'), `round ${row.repeat}: the --rates probe`)
   }
   for (const p of probes) {
     t.ok(Number(p.sent) === Math.round(Number(p.rate) * Number(p.seconds)), `${p.rate} req/s × ${p.seconds} s sent`)
+    if (p.stage !== 'confirm') t.equal(Number(p.seconds), probeSeconds(Number(p.rate), 1, SLO), `${p.rate} req/s: long enough for 300 requests`)
+    if (p.invalid === 'false') t.equal(Number(p.requests), Number(p.sent) - Number(p.failed), 'judged on every answered request')
+    t.match(p.windowsOver, new RegExp(`^\\d+/${p.seconds}$`), 'windows over the target, of all')
     t.equal(p.passed === 'true', p.reason === '', 'a reason exactly when it did not pass')
   }
   for (const row of rows) {
@@ -72,7 +79,7 @@ t.test('a small capacity run: a row per probe, a row per cell and round, capacit
     t.ok(['slo', 'endRate', 'generator', 'startRate'].includes(row.limit), row.limit)
   }
   const json = JSON.parse(fs.readFileSync(path.join(dir, 'capacity.json'), 'utf8'))
-  t.match(json, { slo: { text: 'p99 ≤ 20 ms', targets: [{ name: 'p99', us: 20000 }] }, cores: Number, rounds: 2,
+  t.match(json, { slo: { text: 'p90 ≤ 20 ms', targets: [{ name: 'p90', us: 20000 }] }, minRequests: 300, cores: Number, rounds: 2,
     cells: [{ cell: 'sync-s1-c1-doff', kind: 'sync', nServers: 1, ioDelay: 'off', closedLoop: { estimate: Number, low: Number, high: Number, n: 2 } }] })
   const capacities = rows.map((r) => r.capacity).filter((c) => c !== '')
   if (capacities.length > 0) {
@@ -80,7 +87,7 @@ t.test('a small capacity run: a row per probe, a row per cell and round, capacit
   }
   t.ok(fs.existsSync(path.join(dir, 'charts', 'latency-load-plain-folder.svg')), 'the latency–load chart')
   const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
-  t.match(page, /<h1>Capacity under p99 ≤ 20 ms<\/h1>/)
+  t.match(page, /<h1>Capacity under p90 ≤ 20 ms<\/h1>/)
   t.match(page, /Capacity per cell/)
   const compared = await runSweep(t, ['compare', dir, dir])
   t.equal(compared.code, 0, compared.stderr)
@@ -90,7 +97,8 @@ t.test('a small capacity run: a row per probe, a row per cell and round, capacit
 
 t.test('Ctrl-C stops the search in hand, keeps the finished rows and exits 130, leaving no process', async (t) => {
   const f = folders(t)
-  const { child, done } = startSweep(t, ['capacity', '--kinds=sync,async', '--nServers=1', '--nClients=1', '--ioDelay=off', '--rounds=3', ...f.args])
+  const { child, done } = startSweep(t, ['capacity', '--kinds=sync,async', '--nServers=1', '--nClients=1', '--ioDelay=off', '--rounds=3',
+    '--slo=p90:20ms', ...f.args])
   let err = ''
   child.stderr.on('data', (d) => { err += d })
   // The first search has ended, with a capacity or without one (a busy machine's generator may fall behind).

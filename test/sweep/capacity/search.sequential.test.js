@@ -5,9 +5,9 @@
 const http = require('node:http')
 const { once } = require('node:events')
 const t = require('tap')
-const { parseSlo, formatSlo } = require('../../../lib/slo')
+const { parseSlo, formatSlo, minRequests } = require('../../../lib/slo')
 const { searchCapacity } = require('../../../sweep/capacity/search')
-const { judgeProbe } = require('../../../sweep/capacity/judge')
+const { judgeProbe, probeSeconds } = require('../../../sweep/capacity/judge')
 const { createRecord, recordLatency } = require('../../../client/stats')
 const { createClient } = require('../../../client/load')
 const { openPool } = require('../../../client/pool')
@@ -71,30 +71,58 @@ t.test('the edges: nothing fails up to --endRate, even --startRate fails, the ge
   t.ok(found.capacity <= 800 && found.capacity > 600, `a failed confirmation steps down until one holds: ${found.capacity}`)
 })
 
-// Records of one window: `n` requests at `us` µs each, of which the highest 2% at `tail` µs.
-function window (n, us, tail = us) {
+// Records of one window: `n` requests at `us` µs each, of which the last `slow` at `tail` µs; every 11th a PUT.
+function window (n, us, slow = 0, tail = us) {
   const slice = { GET: createRecord(), PUT: createRecord() }
-  for (let i = 0; i < n; i++) recordLatency(slice[i % 11 === 0 ? 'PUT' : 'GET'], i >= n * 0.98 ? tail : us)
+  for (let i = 0; i < n; i++) recordLatency(slice[i % 11 === 0 ? 'PUT' : 'GET'], i >= n - slow ? tail : us)
   return slice
 }
 const SLO = parseSlo('p99:20ms')
 const probeOf = (slices, more) => ({ rate: 500, seconds: slices.length, failed: 0, late: 0, sent: 500 * slices.length, wallS: slices.length, slices, ...more })
+const windows = (k, ...one) => Array.from({ length: k }, () => window(500, 2000, ...one)) // k calm windows of 500
 
-t.test('a probe passes when every window holds; a window over the SLO, a failure, a backlog fail it; a late generator makes it invalid', async (t) => {
-  t.match(judgeProbe(probeOf([window(500, 2000), window(500, 2100), window(500, 1900)]), SLO), { passed: true, invalid: false, reason: '' })
-  const over = judgeProbe(probeOf([window(500, 2000), window(500, 2000, 45000)]), SLO)
-  t.match(over, { passed: false, invalid: false, reason: /^GET p99 4\d(\.\d)? ms > 20 ms in second 2$/ })
-  t.equal(over.worst.p99_GET > 40000, true, 'the worst window is what the row keeps')
-  t.match(judgeProbe(probeOf([window(500, 2000)], { failed: 3 }), SLO), { passed: false, invalid: false, reason: '3 requests failed' })
-  const backlog = judgeProbe(probeOf([window(500, 2000), window(500, 4000), window(500, 9000)]), SLO)
-  t.match(backlog, { passed: false, invalid: false, reason: /latency climbed every second .*: a backlog/ }, 'within the SLO, but climbing')
-  t.match(judgeProbe(probeOf([window(500, 2000), window(500, 3000), window(500, 2500)]), SLO), { passed: true }, 'a rise that falls back is no backlog')
-  const late = judgeProbe(probeOf([window(500, 2000, 45000)], { late: 6, sent: 500 }), SLO)
-  t.match(late, { passed: false, invalid: true, reason: /the generator sent 98\.8% of its requests on time .*it, not the server, was the limit/ },
-    'invalid, not failed, even though the window broke the SLO')
-  t.match(judgeProbe(probeOf([window(500, 2000)], { late: 5, sent: 500 }), SLO), { passed: true }, '99% on time is enough')
-  t.match(judgeProbe(probeOf([window(500, 2000)]), parseSlo('p50:1ms,p99:20ms')), { passed: false, reason: /p50 2 ms > 1 ms/ },
-    'every target of a list must hold')
+t.test('a verdict rests on 30 requests beyond the percentile: the fewest requests, and how long a probe lasts for them', async (t) => {
+  t.same(['p50:5ms', 'p90:5ms', 'p99:20ms', 'p999:50ms', 'p50:5ms,p99:20ms'].map((text) => minRequests(parseSlo(text))), [60, 300, 3000, 30000, 3000])
+  t.equal(probeSeconds(100, 1, SLO), 30, 'p99 at 100 req/s: 30 s')
+  t.equal(probeSeconds(400, 1, SLO), 8, 'at 400 req/s: 8 s, 3,200 requests')
+  t.equal(probeSeconds(5000, 1, SLO), 1, 'at 5,000 req/s: the second asked for')
+  t.equal(probeSeconds(400, 3, SLO), 9, 'a confirmation of 3 s is repeated: 9 s')
+  t.equal(probeSeconds(100, 1, parseSlo('p90:20ms')), 3)
+})
+
+t.test('a probe is judged on its requests pooled: one bad window among many good requests passes, enough slow requests fail it', async (t) => {
+  // 10 windows of 500: one has 10 requests at 45 ms, its own p99; pooled they are 10 of 5,000, under 1%.
+  const one = judgeProbe(probeOf([...windows(9), window(500, 2000, 10, 45000)]), SLO)
+  t.match(one, { passed: true, invalid: false, reason: '', requests: 5000, windowsOver: 1 }, 'passes, and the window is flagged')
+  t.ok(one.pooled.p99 < 20000, `pooled p99 ${one.pooled.p99} µs`)
+  // 60 of 5,000 at 45 ms, over 1%: in one window or spread over all, it fails.
+  const many = judgeProbe(probeOf([...windows(9), window(500, 2000, 60, 45000)]), SLO)
+  t.match(many, { passed: false, invalid: false, reason: /^p99 4\d(\.\d)? ms > 20 ms over 5000 requests$/ })
+  t.ok(many.pooled.p99 > 40000 && many.pooled.p99_GET > 40000, 'the row keeps the pooled percentiles, all requests and each op')
+  t.match(judgeProbe(probeOf(windows(10, 6, 45000)), SLO), { passed: false, windowsOver: 10 }, '6 in every window: 60 of 5,000')
+  t.match(judgeProbe(probeOf(windows(10, 4, 45000)), SLO), { passed: true, windowsOver: 0 }, '4 in every window: 40 of 5,000')
+  t.match(judgeProbe(probeOf(windows(6)), parseSlo('p50:1ms,p99:20ms')), { passed: false, reason: /^p50 2 ms > 1 ms/ }, 'every target of a list must hold')
+})
+
+t.test('a probe with too few requests for the percentile is not judged', async (t) => {
+  const short = judgeProbe(probeOf(windows(5)), SLO)
+  t.match(short, { passed: false, invalid: true, requests: 2500, reason: /^2500 requests are too few to judge p99 \(3000 at least\)$/ })
+  t.match(judgeProbe(probeOf(windows(6)), SLO), { passed: true, requests: 3000 }, '3,000 are enough')
+  t.match(judgeProbe(probeOf(windows(5, 50, 45000)), SLO), { passed: false, invalid: true }, 'not even when slow: 50 of 2,500 says nothing of a p99')
+  t.match(judgeProbe(probeOf(windows(1)), parseSlo('p90:20ms')), { passed: true, requests: 500 }, 'a p90 needs 300')
+})
+
+t.test('the windows are a stability check: a backlog fails; a failure fails; a late generator makes it invalid', async (t) => {
+  const climbing = [2000, 2600, 3300, 4100, 5000, 6000].map((us) => window(500, us))
+  t.match(judgeProbe(probeOf(climbing), SLO), { passed: false, invalid: false, reason: /latency climbed every second .*: a backlog/ },
+    'within the SLO pooled, but climbing')
+  const back = [2000, 2600, 3300, 2500, 5000, 6000].map((us) => window(500, us))
+  t.match(judgeProbe(probeOf(back), SLO), { passed: true }, 'a rise that falls back is no backlog')
+  t.match(judgeProbe(probeOf(windows(6), { failed: 3 }), SLO), { passed: false, invalid: false, reason: '3 requests failed' })
+  const late = judgeProbe(probeOf(windows(6, 100, 45000), { late: 60, sent: 3000 }), SLO)
+  t.match(late, { passed: false, invalid: true, reason: /the generator sent 98\.0% of its requests on time .*it, not the server, was the limit/ },
+    'invalid, not failed, even though the requests broke the SLO')
+  t.match(judgeProbe(probeOf(windows(6), { late: 30, sent: 3000 }), SLO), { passed: true }, '99% on time is enough')
 })
 
 // A server whose answers wait 250 ms once more than `knee` requests arrived in the last 200 ms (× 5 a second).
@@ -132,8 +160,10 @@ t.test("the client's probes and the search find a fake server's knee within the 
   const probes = []
   const probe = async (rate, seconds) => {
     forget()
-    const measured = { rate, seconds, ...await pool.probe('fake', 2, rate, seconds, 50) }
-    const judged = judgeProbe(measured, parseSlo('p99:100ms'))
+    const slo = parseSlo('p90:100ms') // 300 requests, a second at the lowest rate
+    const length = probeSeconds(rate, seconds, slo)
+    const measured = { rate, seconds: length, ...await pool.probe('fake', 2, rate, length, 50) }
+    const judged = judgeProbe(measured, slo)
     probes.push({ ...measured, ...judged })
     return judged
   }
