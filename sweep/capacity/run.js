@@ -30,7 +30,7 @@ const PROBE_COLUMNS = ['cell', 'round', 'stage', 'rate', 'seconds', 'achieved', 
   'windowP50s', 'windowsOver']
 const COLUMNS = SUMMARY.capacity.columns // lib/dimensions.js
 const TABLE = [
-  { title: 'capacity req/s', key: 'capacity' },
+  { title: 'capacity req/s [interval]', key: 'capacity', interval: true },
   { title: 'closed-loop ops/s', key: 'closedOpsPerSec' },
   { title: 'probes', key: 'probes' },
   { title: 'search s', key: 'seconds', digits: 1 }

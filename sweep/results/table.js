@@ -4,10 +4,12 @@
 
 const { SETTLED_NOTE } = require('../../report/page/tables')
 const { median } = require('../../lib/stats')
+const { intervalOfMedian } = require('../../report/stats/intervals')
 
 /**
  * @param {object[]} rows summary rows
- * @param {Array<{ title: string, key: string, scale?: number, digits?: number }>} columns figures to show
+ * @param {Array<{ title: string, key: string, scale?: number, digits?: number, interval?: boolean }>} columns figures to show;
+ *   interval: the median's order-statistic interval over the valid repeats beside it, as the report gives it
  * @param {Array<{ key: string, symbol: string, note: string }>} [marks] a cell's id gets `symbol`
  *   when `key` is true in most (more than half) of its valid repeats, as in the report; the note
  *   follows the table if any cell has it
@@ -24,9 +26,13 @@ function formatTable (rows, columns, marks = []) {
     const marked = marks.filter((m) => valid.filter((r) => r[m.key] === true).length > valid.length / 2)
     for (const m of marked) used.add(m)
     const symbols = marked.map((m) => m.symbol).join('')
-    lines.push([symbols ? `${id} ${symbols}` : id, `${valid.length}/${byCell.get(id).length}`, ...columns.map(({ key, scale = 1, digits = 0 }) => {
-      const m = median(valid.map((r) => r[key]).filter(Number.isFinite))
-      return m === null ? '-' : (m * scale).toFixed(digits)
+    lines.push([symbols ? `${id} ${symbols}` : id, `${valid.length}/${byCell.get(id).length}`, ...columns.map(({ key, scale = 1, digits = 0, interval }) => {
+      const values = valid.map((r) => r[key]).filter(Number.isFinite)
+      const m = median(values)
+      if (m === null) return '-'
+      if (!interval) return (m * scale).toFixed(digits)
+      const { low, high } = intervalOfMedian(values)
+      return `${(m * scale).toFixed(digits)} [${(low * scale).toFixed(digits)}–${(high * scale).toFixed(digits)}]`
     })])
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)))
