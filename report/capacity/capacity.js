@@ -17,7 +17,7 @@ const { CSS, environment, hostsLead } = require('../page/page')
 const { summaryTable } = require('../page/tables')
 const { DIMENSION_COLUMNS, delayOrder } = require('../../lib/dimensions')
 const { modelLabel } = require('../../lib/kinds')
-const { formatSlo } = require('../../lib/slo')
+const { formatSlo, minRequests } = require('../../lib/slo')
 const { runtimeLabel } = require('../../lib/runtimes')
 
 const PERCENTILES = ['p50', 'p99', 'p999']
@@ -40,7 +40,7 @@ function capacityText (cell) {
  */
 function renderCapacityReport (results) {
   const { dir, env } = results
-  const probes = results.probes.map(worstOfBoth)
+  const probes = results.probes.map(percentilesOf)
   const slo = env.options.slo
   const margin = env.options.margin ?? MARGIN
   const cells = groupCells(results).map((cell) => ({
@@ -87,10 +87,12 @@ function renderCapacityReport (results) {
   return [...files, json, page]
 }
 
-// A probe with each percentile of its worst window, GET or PUT, whichever is higher.
-function worstOfBoth (probe) {
+// A probe with each percentile it was judged on: of all its requests pooled; a folder written before
+// probes were pooled has only each op's worst window, and gets the higher of GET and PUT.
+function percentilesOf (probe) {
   const out = { ...probe }
   for (const name of PERCENTILES) {
+    if (probe[name] !== undefined) continue
     const values = [probe[`${name}_GET`], probe[`${name}_PUT`]].filter((v) => v !== null)
     out[name] = values.length > 0 ? Math.max(...values) : null
   }
@@ -138,6 +140,7 @@ function capacityJson ({ env, slo, margin, cells, verdicts, probes }) {
   return {
     slo: { text: formatSlo(slo), targets: slo },
     precision: env.options.precision,
+    minRequests: minRequests(slo),
     cores: env.cpus,
     runtimes: env.serverRuntimes,
     rounds: env.rounds?.rounds ?? null,
@@ -155,6 +158,10 @@ function pageHtml ({ results, cells, verdicts, answers, charts, slo, probes }) {
   const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
   const invalidProbes = probes.filter((p) => p.invalid).length
+  const flagged = probes.filter((p) => p.passed && p.windowsOver && !p.windowsOver.startsWith('0/')).length
+  const flaggedNote = flagged > 0
+    ? `${flagged} passing probe(s) had a 1 s window whose own percentile broke the SLO (capacity.csv windowsOver): a flag, not a verdict. `
+    : ''
   const invalidNote = invalidProbes > 0 && `${invalidProbes} probe(s) were invalid: the generator, not the server, was the limit.`
   const order = [...answers.filter((a) => a.disagree), ...answers.filter((a) => !a.disagree && a.kind === 'store'),
     ...answers.filter((a) => !a.disagree && a.kind !== 'store')]
@@ -175,11 +182,13 @@ ${answers.some((a) => a.disagree) && html`<p class="alarm">Under the SLO and in 
 ${answers.filter((a) => a.disagree).length} pair(s): they come first below.</p>`}
 <ul class="answers">${order.map((a) => html`<li${a.disagree && html` class="over"`}>${a.text}</li>`)}</ul>
 <p class="note">Capacity: the highest offered rate (open loop, requests due on a fixed schedule, latency counted
-from when each was due) at which a probe passed: every 1 s window's ${slo.map((t) => t.name).join(', ')} within the SLO for
-GET and PUT, no request failed, the generator sent 99% of its requests within 5 ms of their due time, and
-latency did not climb window after window. Found by doubling, then bisection to within
+from when each was due) at which a probe passed: the ${slo.map((t) => t.name).join(', ')} of all its requests pooled (GET and PUT,
+${fmt(minRequests(slo))} at least, 30 beyond the percentile: a probe at a low rate lasts longer) within the SLO, no request
+failed, the generator sent 99% of its requests within 5 ms of their due time, and the median latency did not climb
+1 s window after window. ${flaggedNote}Found by doubling, then bisection to within
 ${(env.options.precision * 100).toFixed(0)}%, then a probe three times as long; one search per cell and round,
-each on a fresh server. A cell's figure is the median over the rounds with its order-statistic interval; a ratio
+each on a fresh server. A cell's figure is the median over the rounds with its order-statistic interval (95% from 6 rounds; with fewer, the
+lowest to the highest round, covering less); a ratio
 is taken within each round whose two searches both ended on the SLO (Hodges–Lehmann estimate, Wilcoxon
 interval, 95%; fewer than 6 such rounds stay undecided). ${invalidNote}</p>
 </section>

@@ -13,8 +13,8 @@ const color = (kind) => KIND_COLORS[kind] ?? '#2c3e50'
  * Renders one regime's latency–load chart.
  * @param {{ title: string, env: object, slo: object[], cells: Array<{ id: string, name: string, kind: string,
  *   capacity: number|null, points: Array<{ rate: number, p50: number, p99: number, p999: number }> }> }} spec
- *   name: the legend's; points: per offered rate (req/s), the median over its probes of the worst window's percentile (µs,
- *   GET or PUT, whichever is higher); slo: lib/slo.js targets
+ *   name: the legend's; points: per offered rate (req/s), the median over its probes of the percentile of each probe's
+ *   requests pooled (µs, GET and PUT together); slo: lib/slo.js targets
  * @returns {string} SVG
  */
 function latencyLoadChart ({ title, env, slo, cells }) {
@@ -39,7 +39,7 @@ function latencyLoadChart ({ title, env, slo, cells }) {
       data: slo.map((t) => ({ name: `SLO ${t.name} ≤ ${t.us / 1000} ms`, yAxis: t.us / 1000 })) } })
   }
   const option = {
-    title: chartTitle(title, env, 'worst 1 s window per probe, median over rounds · solid p99, dashed p50, dotted p99.9 · vertical: capacity'),
+    title: chartTitle(title, env, 'each probe\'s requests pooled, median over rounds · solid p99, dashed p50, dotted p99.9 · vertical: capacity'),
     legend: { top: 62, data: cells.map((c) => c.name) },
     grid: { left: 80, right: 40, top: 110, bottom: 60 },
     xAxis: { type: 'value', name: 'offered rate (requests/s, open loop)', nameLocation: 'middle', nameGap: 32, min: 0 },
