@@ -2,8 +2,9 @@
 // The capacity check with the client alone: for each cell of a capacity folder, a server of the
 // cell (its kind, Node, storage) started and warmed as the search's is (a closed loop of --warmOps
 // operations; 0: a fresh server for every try), then `node client --rate=R` at 0.8x and 1.5x the
-// capacity found, from fresh files and as long as the confirming probe, --repeats times each. Prints whether the SLO's percentiles (GET and
-// PUT, over the whole run) held at 0.8x and broke at 1.5x, with cores, Node and load average.
+// capacity found, from fresh files and as long as the confirming probe (lengthened as a probe is for the
+// SLO's percentile), --repeats times each. Prints whether the SLO held, judged as a probe is (all
+// requests pooled, sweep/capacity/judge.js), at 0.8x and broke at 1.5x, with cores, Node and load average.
 // `node bench/capacity-check.js DIR [--repeats=N] [--warmOps=N] [--cells=PREFIX]`; a JSON line per cell.
 
 const { spawnSync } = require('node:child_process')
@@ -13,8 +14,11 @@ const path = require('node:path')
 const { planSweep } = require('../sweep/commands')
 const { openServer } = require('../sweep/cell/harness')
 const { CONFIRM } = require('../sweep/capacity/search')
+const { judgePooled, probeSeconds } = require('../sweep/capacity/judge')
+const { deserializeRecord, mergeRecords, summarize } = require('../client/stats')
 const { OPS } = require('../client/data-worker')
 const { wantsHelp, entryHelp } = require('../lib/help')
+const { splitId, currentRuntime } = require('../lib/runtimes')
 
 const ROOT = path.resolve(__dirname, '..')
 const FACTORS = [0.8, 1.5]
@@ -42,6 +46,14 @@ async function open (cell, tmp, generation) {
   throw opened.error
 }
 
+// The run's requests, GET and PUT, in one record (the report's histograms are the processes' added).
+function pooled (report) {
+  return mergeRecords(['GET', 'PUT'].map((type) => {
+    const { count, min, max, mean } = report.latency[type]
+    return deserializeRecord({ count, min, max, sum: (mean ?? 0) * count, errors: {}, histogram: report.histograms[type] })
+  }))
+}
+
 // Every try at the rate, on the kept server with its files removed first, or (warmOps 0) on a fresh one.
 async function tryRate ({ rate, repeats, warm, seconds, config, slo }, server) {
   const tries = []
@@ -50,21 +62,26 @@ async function tryRate ({ rate, repeats, warm, seconds, config, slo }, server) {
     try {
       OPS.clear({ dir: opened.dataPath })
       const report = client(opened, [`--rate=${rate}`, `--nOperations=${Math.round(rate * seconds)}`, `--warmup=${config.warmup}`])
-      const worst = Object.fromEntries(slo.targets.map((t) => [t.name, Math.max(report.latency.GET[t.name] ?? 0, report.latency.PUT[t.name] ?? 0)]))
-      const held = report.errorCount === 0 && slo.targets.every((t) => worst[t.name] <= t.us)
-      tries.push({ held, worstUs: worst, achieved: Math.round(report.achievedRate) })
+      const all = pooled(report)
+      const verdict = judgePooled(all, slo.targets)
+      const figures = summarize(all)
+      tries.push({ held: report.errorCount === 0 && verdict.judged && verdict.over === null, requests: verdict.requests, failed: report.errorCount,
+        us: Object.fromEntries(slo.targets.map((t) => [t.name, figures[t.name]])), achieved: Math.round(report.achievedRate) })
     } finally {
       if (warm === 0) await server.close()
     }
   }
-  return { rate, held: tries.filter((t) => t.held).length, of: repeats, tries }
+  return { rate, seconds, held: tries.filter((t) => t.held).length, of: repeats, tries }
 }
 
 async function checkCell (cell, { slo, env, repeats, warmOps, tmp }) {
   const capacity = cell.capacity?.estimate
   if (!Number.isFinite(capacity)) return { cell: cell.cell, skipped: 'no capacity in the folder' }
   const { config, options } = env
-  const flags = [`--node=${cell.node.replace(/^v/, '')}`, `--ioDelay=${cell.ioDelay}`, `--nServers=${cell.nServers}`, `--nClients=${cell.nClients}`,
+  // Format 3 names the runtime (node-v20.20.2), older folders the Node (v20.20.2); the Node running this is taken as it is.
+  const runtime = splitId(cell.runtime ?? cell.node)
+  const runs = `${runtime.name}-${runtime.version}` === currentRuntime() ? 'node' : `${runtime.name}@${runtime.version.replace(/^v/, '')}`
+  const flags = [`--runtime=${runs}`, `--ioDelay=${cell.ioDelay}`, `--nServers=${cell.nServers}`, `--nClients=${cell.nClients}`,
     `--concurrency=${config.concurrency}`, `--readsPerWrite=${cell.readsPerWrite}`, ...(cell.asyncApi ? [`--asyncApi=${cell.asyncApi}`] : [])]
   const [run] = planSweep('run', [...flags, `--dataPath=${tmp}`], cell.kind).runs
   // As the search's server has served thousands before it confirms (at most 10 s of the closed loop).
@@ -83,11 +100,14 @@ async function checkCell (cell, { slo, env, repeats, warmOps, tmp }) {
       opened = null
     }
   }
-  const seconds = options.probe * CONFIRM
   const out = { cell: cell.cell, capacity, slo: slo.text, warmOps: warm,
-    command: `./run_benchmark.sh run ${cell.kind} ${flags.join(' ')} (the server), node client --rate=R --nOperations=R*${seconds} --warmup=${config.warmup}` }
+    command: `./run_benchmark.sh run ${cell.kind} ${flags.join(' ')} (the server), node client --rate=R --nOperations=R*seconds --warmup=${config.warmup}` }
   try {
-    for (const factor of FACTORS) out[`x${factor}`] = await tryRate({ rate: Math.round(capacity * factor), repeats, warm, seconds, config, slo }, server)
+    for (const factor of FACTORS) {
+      const rate = Math.round(capacity * factor)
+      const seconds = probeSeconds(rate, options.probe * CONFIRM, slo.targets)
+      out[`x${factor}`] = await tryRate({ rate, repeats, warm, seconds, config, slo }, server)
+    }
   } finally {
     await server.close()
   }
