@@ -29,25 +29,37 @@ const BALANCE = ['roundrobin', 'leastconn']
 const STORAGE = ['cache', 'cold', 'delay']
 
 /**
- * Each dimension, in the order of the cross product (and of a cell id's suffixes):
- * - validate: a lib/config.js validator of one value; help: its --help line;
- * - config: a config key (lib/config.js SCHEMA) that reaches the server as --KEY=VALUE; its default is config's;
- * - first(config): the value when the flag is not given, unless config; shown(config): that default in --help;
- * - suffix: what it adds to a cell id when given (e.g. -iou1); moot(cell): it means nothing for that cell ('' then);
- * - env: the environment variable that carries it to the server (its shell value is also in env.json);
- * - row(cell): its summary.csv value (default cell[name]), null when the run's figures write it;
- *   column: the column's name (default the dimension's); text: the column is text, not a number;
- * - variant: cells that differ by it are told apart in the report; label(value): a value in the report's words;
- *   line: a crossover chart draws a line per value (report/stats/crossover.js), named in this order; cellKey: the report's cells carry it
- *   under this name, and group by it apart from the variants (an async cell's fs API);
- * - historic: its column is in every summary.csv since the first (the others may be missing in older ones).
+ * One dimension of a cell: how its flag is checked and shown, its default, how it names and reaches a cell.
+ * @typedef {object} Dimension
+ * @property {(value: string) => any} validate a lib/config.js validator of one value
+ * @property {string} [help] its --help line
+ * @property {boolean} [config] it is a config key (lib/config.js SCHEMA) that reaches the server as --NAME=VALUE; its default is config's
+ * @property {(config: object) => any} [first] the value when the flag is not given, unless config
+ * @property {(config: object) => string} [shown] that default in --help
+ * @property {string} [suffix] what it adds to a cell id before the value when given (e.g. iou, for -iou1)
+ * @property {(cell: object) => boolean} [moot] it means nothing for that cell (its suffix is '' then)
+ * @property {string} [env] the environment variable that carries it to the server (its shell value is also in env.json)
+ * @property {(cell: object) => any} [row] its summary.csv value (default cell[name]), null when the run's figures write it
+ * @property {string} [column] the column's name (default the dimension's)
+ * @property {boolean} [text] the column is text, not a number
+ * @property {boolean} [variant] cells that differ by it are told apart in the report
+ * @property {(value: any) => string} [label] a value in the report's words
+ * @property {number} [line] a crossover chart draws a line per value (report/stats/crossover.js); the order of such dimensions in its name
+ * @property {string} [cellKey] the report's cells carry it under this name, and group by it apart from the variants
+ *   (an async cell's fs API)
+ * @property {boolean} [historic] its column is in every summary.csv since the first (the others may be missing in older ones)
+ */
+
+/**
+ * Each dimension, in the order of the cross product (and of a cell id's suffixes).
+ * @type {Record<string, Dimension>}
  */
 const DIMENSIONS = {
   kinds: { validate: oneOf(...KIND_NAMES), help: 'server kinds', shown: () => 'all', first: () => KIND_NAMES, column: 'kind', historic: true },
   nServers: {
     validate: SCHEMA.nServers,
     config: true,
-    help: 'workers of the multi-process kinds, cluster and reuseport, or backends of the -lb kinds (sync and async always run one process)',
+    help: 'workers of the multi-process kinds, cluster and reuseport, or backends of the -lb kinds (sync, async and sync-pool run one process)',
     shown: () => 'auto (the CPU count)',
     historic: true
   },

@@ -19,6 +19,7 @@ const { DIMENSION_COLUMNS, delayOrder } = require('../../lib/dimensions')
 const { modelLabel } = require('../../lib/kinds')
 const { formatSlo, minRequests } = require('../../lib/slo')
 const { runtimeLabel } = require('../../lib/runtimes')
+const { answerLines: verdictLines } = require('../page/answer-lines')
 
 const PERCENTILES = ['p50', 'p99', 'p999']
 const regimeLabel = (ioDelay) => settingsLabel(`ioDelay=${ioDelay || 'off'}`)
@@ -84,7 +85,9 @@ function renderCapacityReport (results) {
   fs.writeFileSync(json, JSON.stringify(capacityJson({ env, slo, margin, cells, verdicts, probes: probes.length }), null, 2) + '\n')
   const page = path.join(dir, 'report.html')
   fs.writeFileSync(page, pageHtml({ results, cells, verdicts, answers, charts, slo, probes }))
-  return [...files, json, page]
+  const answer = path.join(dir, 'answer.txt')
+  fs.writeFileSync(answer, verdictLines({ verdicts, metric: 'capacity' }).map((l) => `${l.text}\n`).join(''))
+  return [...files, json, answer, page]
 }
 
 // A probe with each percentile it was judged on: of all its requests pooled; a folder written before

@@ -1,6 +1,6 @@
 'use strict'
-// The answer in lines, for a terminal, a CI log or an ssh session: one line per throughput verdict (the A/A
-// pair's too), worst news first, and for a profiled run the category behind each headline comparison. The
+// The answer in lines, for a terminal, a CI log or an ssh session: one line per headline verdict (throughput,
+// or a capacity folder's capacity; the A/A pair's too), worst news first, and for a profiled run the category behind each headline comparison. The
 // report writes them to answer.txt and shows them on its first screen; every command that measures prints
 // them last (sweep/runner.js).
 
@@ -16,13 +16,14 @@ function rank (e) {
 const distance = (e) => (e.ratio ? Math.abs(Math.log(e.ratio.estimate)) : 0)
 
 /**
- * @param {{ verdicts: object[], why?: object|null }} analysis report/index.js analyse: comparisons with their
- *   cells, and the profile's analysis (report/stats/why.js whyAnalysis) when the run was profiled
+ * @param {{ verdicts: object[], why?: object|null, metric?: string }} analysis report/index.js analyse: comparisons with
+ *   their cells, and the profile's analysis (report/stats/why.js whyAnalysis) when the run was profiled; metric: the
+ *   headline one, opsPerSec unless given (capacity for a capacity folder)
  * @returns {{ text: string, tone: 'alarm'|'none'|'up'|'down'|'same'|'why' }[]} tone: alarm for an A/A pair that is not
  *   the same, the rest as report/stats/verdicts.js verdictOf
  */
-function answerLines ({ verdicts, why }) {
-  const headline = verdicts.filter((e) => e.metric === 'opsPerSec')
+function answerLines ({ verdicts, why, metric = 'opsPerSec' }) {
+  const headline = verdicts.filter((e) => e.metric === metric)
   const order = [...headline].sort((x, y) => rank(x) - rank(y) || distance(y) - distance(x))
   const lines = order.map((e) => {
     const [a, b] = sides(e)
