@@ -17,7 +17,8 @@ const MAX_CONFIRMS = 4 // a failed confirmation steps down (by the precision, th
  *   capacity: the confirmed rate, null when even the lowest rate tried failed; low/high: the passing and
  *   failing rates it ended between (high null when nothing failed up to endRate); limit: 'slo' (a probe
  *   failed above it), 'endRate' (nothing failed up to --endRate), 'startRate' (the lowest rate failed),
- *   'generator' (a probe was invalid: the generator could not keep up above it)
+ *   'generator' (a probe was invalid: the generator could not keep up above it, so capacity is a lower bound),
+ *   'unconfirmed' (no longer probe held)
  */
 async function searchCapacity (probe, { startRate, endRate, precision, seconds, prior = null }) {
   let low = null
@@ -59,14 +60,15 @@ async function searchCapacity (probe, { startRate, endRate, precision, seconds, 
     else high = mid
   }
   // Confirm with a longer probe; a failure steps down, by the precision and then twice as far each
-  // time (a longer probe has more windows that must all hold), and tries again.
+  // time (a longer probe holds a rate longer), and tries again. So does a confirmation the generator fell
+  // behind in (near saturation, on cores it shares with the server): a lower rate it holds is then a lower
+  // bound (limit 'generator'), not nothing.
   for (let k = 0, down = precision; k < MAX_CONFIRMS; k++, down *= 2) {
     if (await tryRate(low, seconds * CONFIRM)) return { capacity: low, low, high, limit, probes }
-    if (limit === 'generator') return { capacity: null, low: null, high: low, limit, probes }
     high = low
     low = Math.max(1, Math.round(low / (1 + down)))
   }
-  return { capacity: null, low: null, high, limit: 'unconfirmed', probes }
+  return { capacity: null, low: null, high, limit: limit === 'generator' ? limit : 'unconfirmed', probes }
 }
 
 module.exports = { searchCapacity, CONFIRM }

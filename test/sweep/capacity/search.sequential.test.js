@@ -69,6 +69,14 @@ t.test('the edges: nothing fails up to --endRate, even --startRate fails, the ge
   const probe = async (rate, seconds) => ({ passed: rate <= (seconds > 1 ? 800 : 1000), invalid: false })
   const found = await searchCapacity(probe, { startRate: 100, endRate: 20000, precision: 0.05, seconds: 1 })
   t.ok(found.capacity <= 800 && found.capacity > 600, `a failed confirmation steps down until one holds: ${found.capacity}`)
+  // The generator falls behind in the longer probes above 900: the confirmation steps down to a rate it holds, a lower bound.
+  const late = async (rate, seconds) => ({ passed: rate <= (seconds > 1 ? 900 : 1000), invalid: seconds > 1 && rate > 900 })
+  const bound = await searchCapacity(late, { startRate: 100, endRate: 20000, precision: 0.05, seconds: 1 })
+  t.match(bound, { limit: 'generator' }, 'said to be a lower bound')
+  t.ok(bound.capacity <= 900 && bound.capacity > 800, `not nothing: ${bound.capacity}`)
+  const never = async (rate, seconds) => ({ passed: seconds === 1 && rate <= 1000, invalid: seconds > 1 })
+  t.match(await searchCapacity(never, { startRate: 100, endRate: 20000, precision: 0.05, seconds: 1 }), { capacity: null, limit: 'generator' },
+    'no longer probe held: nothing, and why')
 })
 
 // Records of one window: `n` requests at `us` µs each, of which the last `slow` at `tail` µs; every 11th a PUT.
