@@ -7,10 +7,10 @@ const { spawn } = require('node:child_process')
 const http = require('node:http')
 const path = require('node:path')
 const readline = require('node:readline')
-const { WATCHED } = require('../lib/parent-watch')
+const { WATCHED } = require('../lib/machine/parent-watch')
 
 const HOST = '127.0.0.1'
-const { READY_LINE: READY } = require('../lib/process-io')
+const { READY_LINE: READY } = require('../lib/serving/process-io')
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
 const ASK_TIMEOUT_MS = 2000

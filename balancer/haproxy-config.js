@@ -3,13 +3,13 @@
 // thread, keep-alive to the backends, requests spread one by one, and a health check that takes a
 // dead backend out. Pure: tests read the text; balancer/haproxy.js runs it.
 
-const { BALANCE } = require('../lib/dimensions')
+const { BALANCE } = require('../lib/results/dimensions')
 
 const CHECK_INTERVAL_MS = 500 // a dead backend is out after FALL failed checks, ~1 s
 const FALL = 2
 const RISE = 2
 const CONNECT_TIMEOUT_MS = 2000
-const STATS_PATH = '/_stats' // lib/telemetry.js: answered for all backends by the launcher
+const STATS_PATH = '/_stats' // lib/serving/process-telemetry.js: answered for all backends by the launcher
 
 const address = ({ host, port }) => (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`)
 

@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { isAlive } = require('../lib/proc')
+const { isAlive } = require('../lib/machine/proc')
 
 const PREFIX = 'cbench-lb-' // cbench-lb-<launcher pid>-<random>: only these are ever removed
 const NAME = new RegExp(`^${PREFIX}(\\d+)-\\w+$`)

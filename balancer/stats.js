@@ -1,10 +1,10 @@
 'use strict'
 // The balanced kinds' telemetry: HAProxy's own counters (`show stat`) per backend, its CPU time,
 // and the backends' /_stats documents merged into one document of the shape the cluster kinds
-// answer (lib/telemetry.js), with a `balancer` part added.
+// answer (lib/serving/process-telemetry.js), with a `balancer` part added.
 
-const { summarize } = require('../lib/telemetry')
-const { fairness } = require('../lib/stats')
+const { summarize } = require('../lib/serving/process-telemetry')
+const { fairness } = require('../lib/median')
 
 const int = (text) => Number(text) || 0
 
@@ -57,7 +57,7 @@ function balancerFigures ({ rows, pid, balance, cpuUs }) {
  * One telemetry document for the whole balanced server: the launcher (role primary, serving
  * nothing), every backend that answered, and totals whose CPU includes HAProxy's.
  * @param {string} kind
- * @param {object} launcher the launcher's own snapshot (lib/telemetry.js createMonitor)
+ * @param {object} launcher the launcher's own snapshot (lib/serving/process-telemetry.js createMonitor)
  * @param {Array<object|null>} backendDocs each backend's /_stats document, null if it did not answer
  * @param {object} balancer from balancerFigures
  * @returns {object}

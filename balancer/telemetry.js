@@ -3,11 +3,11 @@
 // routes them there): a reset resets every backend and HAProxy's counters; a read merges the
 // backends' figures and adds HAProxy's (balancer/stats.js).
 
-const { createMonitor } = require('../lib/telemetry')
-const { log } = require('../lib/process-io')
+const { createMonitor } = require('../lib/serving/process-telemetry')
+const { log } = require('../lib/serving/process-io')
 const { askSocket, parseStat } = require('./haproxy')
 const { balancerFigures, mergeTelemetry } = require('./stats')
-const { processCpuUs } = require('../lib/proc')
+const { processCpuUs } = require('../lib/machine/proc')
 
 /**
  * The request handler of the launcher's telemetry server.

@@ -17,8 +17,8 @@ const { CONFIRM } = require('../sweep/capacity/search')
 const { judgePooled, probeSeconds } = require('../sweep/capacity/judge')
 const { deserializeRecord, mergeRecords, summarize } = require('../client/stats')
 const { OPS } = require('../client/data-worker')
-const { wantsHelp, entryHelp } = require('../lib/help')
-const { splitId, currentRuntime } = require('../lib/runtimes')
+const { wantsHelp, entryHelp } = require('../lib/entry-help')
+const { splitId, currentRuntime } = require('../lib/install/runtime-specs')
 
 const ROOT = path.resolve(__dirname, '..')
 const FACTORS = [0.8, 1.5]

@@ -9,7 +9,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { median } = require('../lib/stats')
+const { median } = require('../lib/median')
 const { parseFlags, startChild, runNode, runSampled, steadyCpuPerRequest } = require('./lib/util')
 
 const ROOT = path.resolve(__dirname, '..')

@@ -7,7 +7,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { median } = require('../lib/stats')
+const { median } = require('../lib/median')
 const { parseFlags } = require('./lib/util')
 const { createSyncStore, createCallbackStore, createPromiseStore, createHandleStore } = require('../servers/lib/store')
 

@@ -7,7 +7,7 @@ const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { wantsHelp, helpSection, entryHelp } = require('../lib/help')
+const { wantsHelp, helpSection, entryHelp } = require('../lib/entry-help')
 const { rule, text, checked } = require('../lib/config')
 
 const BENCHES = [

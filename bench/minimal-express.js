@@ -6,8 +6,8 @@
 const http = require('node:http')
 const express = require('express')
 const { loadConfig } = require('../lib/config')
-const { wantsHelp, entryHelp } = require('../lib/help')
-const { watchParent } = require('../lib/parent-watch')
+const { wantsHelp, entryHelp } = require('../lib/entry-help')
+const { watchParent } = require('../lib/machine/parent-watch')
 const { createSyncStore } = require('../servers/lib/store')
 const { readBody, sendText } = require('../servers/lib/app')
 

@@ -7,9 +7,9 @@
 
 const fs = require('node:fs')
 const http = require('node:http')
-const { watchParent } = require('../lib/parent-watch')
+const { watchParent } = require('../lib/machine/parent-watch')
 const path = require('node:path')
-const { wantsHelp, entryHelp } = require('../lib/help')
+const { wantsHelp, entryHelp } = require('../lib/entry-help')
 
 const args = process.argv.slice(2)
 if (wantsHelp(args)) {

@@ -13,7 +13,7 @@ const { groupCells } = require('../report/data/cells')
 const { comparisons } = require('../report/stats/comparisons')
 const { runFigures } = require('../report/stats/run-figures')
 const { median } = require('../report/stats/intervals')
-const { wantsHelp, entryHelp } = require('../lib/help')
+const { wantsHelp, entryHelp } = require('../lib/entry-help')
 
 const ROOT = path.resolve(__dirname, '..')
 

@@ -8,8 +8,8 @@ const { once } = require('node:events')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { WATCHED } = require('../lib/parent-watch')
-const { wantsHelp, entryHelp } = require('../lib/help')
+const { WATCHED } = require('../lib/machine/parent-watch')
+const { wantsHelp, entryHelp } = require('../lib/entry-help')
 const { serverFigures, verdict } = require('./lib/soak-figures')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -33,7 +33,7 @@ function parseArgs (argv) {
   return opts
 }
 
-// A child node process that stops when this one dies (lib/parent-watch.js).
+// A child node process that stops when this one dies (lib/machine/parent-watch.js).
 function node (args, stdout = 'ignore', stderr = 'inherit') {
   return spawn(process.execPath, args, { stdio: [WATCHED.stdin, stdout, stderr], env: { ...process.env, ...WATCHED.env } })
 }

@@ -16,7 +16,7 @@ const { parse } = require('csv-parse/sync')
 const { startSshHosts, sshdProblem } = require('../test/fixtures/sshd')
 const { quickFigures } = require('./quick')
 const { median } = require('../report/stats/intervals')
-const { wantsHelp, entryHelp } = require('../lib/help')
+const { wantsHelp, entryHelp } = require('../lib/entry-help')
 
 const ROOT = path.resolve(__dirname, '..')
 

@@ -12,7 +12,7 @@ const { loadConfig } = require('../lib/config')
 const { resetServerStats, readServerStats } = require('../client/server-stats')
 const { serveKind } = require('./lib/util')
 const { KIND_NAMES } = require('../lib/kinds')
-const { wantsHelp, entryHelp } = require('../lib/help')
+const { wantsHelp, entryHelp } = require('../lib/entry-help')
 
 const WINDOW = 200 // operations per window, 50 per connection: as quick's
 

@@ -1,10 +1,10 @@
 'use strict'
 // Where a run's data files are: this host (client/data-worker.js OPS, called here) or the server
-// host, where a data worker forked over ssh (lib/remote-fork.js) makes the run's folder, does the
+// host, where a data worker forked over ssh (lib/machine/remote-fork.js) makes the run's folder, does the
 // same operations, and removes the folder when the run ends or its control node dies.
 
 const { OPS } = require('./data-worker')
-const { forkRemote } = require('../lib/remote-fork')
+const { forkRemote } = require('../lib/machine/remote-fork')
 
 /**
  * The data files of a run.

@@ -1,6 +1,6 @@
 'use strict'
 // The files of a run where its server writes them. On this host the sweep calls OPS directly; on a
-// server host it forks this script there over ssh (lib/remote-fork.js, client/data-host.js):
+// server host it forks this script there over ssh (lib/machine/remote-fork.js, client/data-host.js):
 // `data-worker.js ROOT KEEP` makes ROOT, answers { id, op, ... } with { id, result } or { id, error },
 // touches nothing outside ROOT, and when its channel closes (the run ended, or its control node was
 // killed) removes ROOT, unless KEEP is "true"; a ROOT it removes must be named cbench-remote-*.

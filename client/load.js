@@ -12,7 +12,35 @@ const LATE_MS = 5 // a probe's operation released later than this after its due 
 const OPEN_LOOP_LEAD_NS = 50000000n // an open loop's origin is this far ahead of its start message, so nothing is due before it arrives
 
 /**
- * A client process's load generator.
+ * What a client process keeps of its operations: latencies and errors of the warm-up and of the measured
+ * operations, a window's own until it is kept or dropped, and which PUTs were acknowledged.
+ * @param {{ warmups: number, operations: number }} counts
+ */
+function createTally ({ warmups, operations }) {
+  const records = () => ({ GET: createRecord(), PUT: createRecord() })
+  const acks = { w: createBitset(warmups), c: createBitset(operations) }
+  const tally = {
+    warmup: records(),
+    measured: records(),
+    pending: records(), // a window's, until settle keeps or drops them
+    records,
+    ack: (tag, i) => setBit(acks[tag], i),
+    settle (keep) {
+      if (keep) for (const type of ['GET', 'PUT']) tally.measured[type] = mergeRecords([tally.measured[type], tally.pending[type]])
+      tally.pending = records()
+    },
+    restart () {
+      tally.measured.GET = createRecord()
+      tally.measured.PUT = createRecord()
+    },
+    latency: () => ({ GET: serializeRecord(tally.measured.GET), PUT: serializeRecord(tally.measured.PUT) }),
+    acks: () => ({ w: encodeBitset(acks.w), c: encodeBitset(acks.c) })
+  }
+  return tally
+}
+
+/**
+ * A client process's load generator: its connections and the phases' schedules; what it keeps is its tally.
  * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
  * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<number>,
  *   window(from: number, to: number, t0: bigint): Promise<number>, settle(keep: boolean): void, result(): object, take(): object,
@@ -24,18 +52,14 @@ const OPEN_LOOP_LEAD_NS = 50000000n // an open loop's origin is this far ahead o
 function createClient ({ config, index, runId }) {
   const host = hostHeader(config.serverHostname, config.serverPort)
   const getRequests = new Map()
-  const records = () => ({ GET: createRecord(), PUT: createRecord() })
   const creations = workload.creationCount(config, index)
   const warmups = workload.warmupCount(config, index)
   const operations = workload.operationCount(config, index)
-  const acks = { w: createBitset(warmups), c: createBitset(operations) }
-  const warmupRecords = records()
-  const measuredRecords = records()
-  let pendingRecords = records() // a window's, until settle keeps or drops them
+  const tally = createTally({ warmups, operations })
   const PHASES = {
-    create: { tag: 'w', from: 0, to: creations, opAt: workload.warmupOperationAt, recs: warmupRecords },
-    warm: { tag: 'w', from: creations, to: warmups, opAt: workload.warmupOperationAt, recs: warmupRecords },
-    measure: { tag: 'c', from: 0, to: operations, opAt: workload.operationAt, recs: measuredRecords, open: config.rate > 0 }
+    create: { tag: 'w', from: 0, to: creations, opAt: workload.warmupOperationAt, recs: tally.warmup },
+    warm: { tag: 'w', from: creations, to: warmups, opAt: workload.warmupOperationAt, recs: tally.warmup },
+    measure: { tag: 'c', from: 0, to: operations, opAt: workload.operationAt, recs: tally.measured, open: config.rate > 0 }
   }
   let phase = null // the running phase: its definition plus next, due, finished, free, t0, resolve
   let reopenedBefore = null // connections re-opened before the measured phase
@@ -81,7 +105,7 @@ function createClient ({ config, index, runId }) {
       recordError(rec, kind)
     } else {
       recordLatency(rec, us)
-      if (slot.type === 'PUT') setBit(acks[phase.tag], slot.i)
+      if (slot.type === 'PUT') tally.ack(phase.tag, slot.i)
     }
     phase.free.push(slot)
     if (++phase.finished === phase.to) phase.resolve(phase.failed)
@@ -124,7 +148,7 @@ function createClient ({ config, index, runId }) {
     },
     window (from, to, t0) {
       reopenedBefore ??= reopened()
-      return start({ ...PHASES.measure, from, to, recs: pendingRecords }, t0)
+      return start({ ...PHASES.measure, from, to, recs: tally.pending }, t0)
     },
     /**
      * A capacity probe: operations from..to-1 in the open loop at `rate` (all processes together),
@@ -134,27 +158,19 @@ function createClient ({ config, index, runId }) {
      *   schedule released more than lateMs (5) after they were due; slices: per second, { GET, PUT } serialized
      */
     async probe (from, to, t0, rate, seconds, lateMs = LATE_MS) {
-      const slices = Array.from({ length: seconds }, records)
+      const slices = Array.from({ length: seconds }, tally.records)
       const failed = await start({ ...PHASES.measure, from, to, open: true, rate, slices, lateNs: BigInt(Math.round(lateMs * 1e6)) }, t0)
       const late = phase.late
       return { failed, late, slices: slices.map((r) => ({ GET: serializeRecord(r.GET), PUT: serializeRecord(r.PUT) })) }
     },
-    settle (keep) {
-      if (keep) {
-        for (const type of ['GET', 'PUT']) {
-          measuredRecords[type] = mergeRecords([measuredRecords[type], pendingRecords[type]])
-        }
-      }
-      pendingRecords = records()
-    },
+    settle: tally.settle,
     /**
      * The measured records so far as result() gives them, then starts them again, with fresh
      * connections for what comes next (a new round of a sweep).
      */
     take () {
       const taken = this.result()
-      measuredRecords.GET = createRecord()
-      measuredRecords.PUT = createRecord()
+      tally.restart()
       for (const slot of slots) slot.conn.drop()
       reopenedBefore = reopened()
       return taken
@@ -165,10 +181,10 @@ function createClient ({ config, index, runId }) {
     result: () => ({
       index,
       pid: process.pid,
-      latency: { GET: serializeRecord(measuredRecords.GET), PUT: serializeRecord(measuredRecords.PUT) },
-      warmup: { operations: warmups, errors: { GET: warmupRecords.GET.errors, PUT: warmupRecords.PUT.errors } },
+      latency: tally.latency(),
+      warmup: { operations: warmups, errors: { GET: tally.warmup.GET.errors, PUT: tally.warmup.PUT.errors } },
       reconnects: reopened() - (reopenedBefore ?? reopened()),
-      acks: { w: encodeBitset(acks.w), c: encodeBitset(acks.c) }
+      acks: tally.acks()
     }),
     close: () => { for (const slot of slots) slot.conn.close() }
   }

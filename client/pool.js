@@ -6,10 +6,10 @@
 const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
-const { onGone } = require('../lib/child-gone')
+const { onGone } = require('../lib/machine/child-gone')
 const { mergeRecords, deserializeRecord } = require('./stats')
 const { OPEN_LOOP_LEAD_NS } = require('./load')
-const { forkRemote } = require('../lib/remote-fork')
+const { forkRemote } = require('../lib/machine/remote-fork')
 
 const WORKER = path.join(__dirname, 'pool-worker.js')
 
@@ -25,7 +25,7 @@ const lastEnd = (replies, t0) => replies.reduce((last, r) => (BigInt(r.endedAt) 
  *   execPath: the node binary; prefix: a command that execs node where it should run (taskset ...);
  *   logFd: where the processes' stdout and stderr go, after a line naming each; label: an argument
  *   that names the run on their command lines (a sweep passes its data folder); remote: the client
- *   hosts, process k on the ((k - 1) mod n)th of them, through ssh (lib/remote-fork.js), on Node `node`
+ *   hosts, process k on the ((k - 1) mod n)th of them, through ssh (lib/machine/remote-fork.js), on Node `node`
  * @returns {object} the pool: open, phase, window, probe, settle, take, drop, close, pids, alive
  */
 function openPool ({ size, execPath = process.execPath, prefix = [], logFd, label, remote = null }) {

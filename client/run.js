@@ -6,10 +6,10 @@ const { fork } = require('node:child_process')
 const net = require('node:net')
 const path = require('node:path')
 const { progressBar } = require('../lib/progress')
-const { onGone } = require('../lib/child-gone')
+const { onGone } = require('../lib/machine/child-gone')
 const { planServerStats, resetServerStats, readServerStats } = require('./server-stats')
 const { OPEN_LOOP_LEAD_NS } = require('./load')
-const { forkRemote } = require('../lib/remote-fork')
+const { forkRemote } = require('../lib/machine/remote-fork')
 
 const WORKER = path.join(__dirname, 'worker.js')
 const PROBE_MS = 3000

@@ -1,11 +1,11 @@
 'use strict'
-// The server's telemetry window (GET /_stats, POST /_stats/reset, lib/telemetry.js): the
+// The server's telemetry window (GET /_stats, POST /_stats/reset, lib/serving/process-telemetry.js): the
 // primary resets it as the measured phase starts and reads it as it ends. Asked only of a server
 // that announced it (X-Bench-Stats) unless --serverStats=true: a foreign server is never sent a
 // request outside the experiment's interface. Without it: no figures and a reason, never a failure.
 
 const http = require('node:http')
-const { median, fairness, meanUtilization } = require('../lib/stats')
+const { median, fairness, meanUtilization } = require('../lib/median')
 
 // One request outside the client processes' records, on its own connection (or the caller's
 // keep-alive agent: a sweep asks a cell's server twice a window). Resolves with { status, body };

@@ -17,7 +17,7 @@ class ValueError extends Error {}
 
 /**
  * A validator: returns the value accept gives, or throws a ValueError "must be <takes>" when accept
- * gives undefined (or refuses through a validator it calls). --help prints `takes` (lib/help.js),
+ * gives undefined (or refuses through a validator it calls). --help prints `takes` (lib/entry-help.js),
  * so what a key takes is written once, here.
  * @param {string} takes what it accepts, e.g. 'an integer from 1 to 256'
  * @param {(v: any) => any} accept the value, or undefined to refuse

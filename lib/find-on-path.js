@@ -1,6 +1,6 @@
 'use strict'
 // Where an executable is: the first directory of a PATH-like list that holds it. Used by the
-// checks of the tools the project runs (storage/, balancer/, lib/cpuset.js, lib/haproxy-check.js).
+// checks of the tools the project runs (storage/, balancer/, lib/machine/cpuset.js, lib/haproxy-check.js).
 
 const fs = require('node:fs')
 const path = require('node:path')

@@ -7,7 +7,7 @@
 const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
 const { findOnPath } = require('../lib/find-on-path')
-const { isAlive } = require('../lib/proc')
+const { isAlive } = require('../lib/machine/proc')
 
 const NS_PREFIX = 'cbench-'
 const LINK_PREFIX = 'cbh' // + pid: at most 10 of the 15 characters a link name may have

@@ -17,7 +17,7 @@ function fromPerfScript (samples) {
  * V8 samples of one process (profile/cpuprofile.js) as normalised samples: µs to ns, tid = pid,
  * and (idle) samples dropped, as they are not CPU. V8 weighs a sample by the wall time to the next,
  * which counts the time the thread waited for a core; given the main thread's CPU over the profile
- * (mainCpuUs, lib/profiler.js), the weights are scaled to add up to it.
+ * (mainCpuUs, lib/serving/profiler.js), the weights are scaled to add up to it.
  * @param {Array<{ timeUs: number, weightUs: number, frames: object[] }>} samples
  * @param {number} pid
  * @param {number} [mainCpuUs]

@@ -8,7 +8,7 @@ const path = require('node:path')
 const { CATEGORIES } = require('./categories')
 const { foldedText } = require('./attribute')
 const { mergeCpuprofiles } = require('./cpuprofile')
-const { PROFILE_FORMAT } = require('../lib/dimensions')
+const { PROFILE_FORMAT } = require('../lib/results/dimensions')
 
 const TOP_FUNCTIONS = 60
 const round1 = (x) => Math.round(x * 10) / 10

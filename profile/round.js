@@ -4,7 +4,7 @@
 // windows (requests, server CPU, fs waits) and the throughput of profiled against unprofiled windows.
 
 const fs = require('node:fs')
-const { median } = require('../lib/stats')
+const { median } = require('../lib/median')
 const { parsePerfScript } = require('./perf-script')
 const { cpuprofileSamples } = require('./cpuprofile')
 const { attributeSamples, fromPerfScript, fromCpuprofile } = require('./attribute')

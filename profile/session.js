@@ -1,15 +1,15 @@
 'use strict'
 // One --profile of a results folder, whatever runs its windows (the interleaved rounds, or run's runs):
 // profile/ made and perf checked; round by round perf recording (switched on only for the windows it
-// samples), the serving processes told which profiler a window has (the `on` file of lib/profiler.js),
+// samples), the serving processes told which profiler a window has (the `on` file of lib/serving/profiler.js),
 // the round's samples put into figures (profile/round.js) and kept for profile.json (profile/record.js);
 // at the end the profiles' spool and node's perf maps of every serving process removed.
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { ON, V8_INTERVAL_US, profileSpool } = require('../lib/profiler')
+const { ON, V8_INTERVAL_US, profileSpool } = require('../lib/serving/profiler')
 const { V8_ONLY, perfAccess, perfProblem, startPerf, perfScript, FREQUENCY_HZ } = require('./perf')
-const { isAlive } = require('../lib/proc')
+const { isAlive } = require('../lib/machine/proc')
 const { roundFigures } = require('./round')
 const { createProfileRecord } = require('./record')
 

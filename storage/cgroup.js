@@ -9,7 +9,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { readStat, isAlive } = require('../lib/proc')
+const { readStat, isAlive } = require('../lib/machine/proc')
 
 const PREFIX = 'cbench-'
 const NAME = /^cbench-(\d+)-\d+$/
@@ -154,7 +154,7 @@ const isCgroupFs = (dir) => {
 }
 
 // A detached shell that waits for the owner to go, then for the cgroup's processes (the servers end
-// when their parent does: lib/parent-watch.js) for at most 10 s, and removes it. It ends by itself
+// when their parent does: lib/machine/parent-watch.js) for at most 10 s, and removes it. It ends by itself
 // when the cgroup is removed first (the normal end of a run).
 const GUARD = `while kill -0 "$1" 2>/dev/null && [ -d "$2" ]; do sleep 0.5; done
 [ -d "$2" ] || exit 0

@@ -5,7 +5,7 @@
 const { checkFuse } = require('./check')
 const { mountDelayFs } = require('./mount')
 const { cleanStaleMounts } = require('./stale')
-const { IO_DEPTH } = require('../lib/dimensions')
+const { IO_DEPTH } = require('../lib/results/dimensions')
 
 const DEFAULTS = { ioDelay: '1000', ioDepth: String(IO_DEPTH) }
 const USAGE = `usage: node storage/cli.js --backing=DIR --mountpoint=DIR [--ioDelay=${DEFAULTS.ioDelay}] [--ioDelayQd4=µs] [--ioDepth=${DEFAULTS.ioDepth}]

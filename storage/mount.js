@@ -6,7 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { buildDelayFs } = require('./check')
-const { IO_DEPTH } = require('../lib/dimensions')
+const { IO_DEPTH } = require('../lib/results/dimensions')
 const { delayfsMounts, isMounted, lazyUnmount, readMounts } = require('./stale')
 
 const READY = /^mounted (.*) pid=(\d+)$/

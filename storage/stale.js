@@ -5,7 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { readStat, isAlive } = require('../lib/proc')
+const { readStat, isAlive } = require('../lib/machine/proc')
 
 // /proc/mounts escapes space, tab, newline and backslash as \ooo.
 const unescape = (field) => field.replace(/\\([0-7]{3})/g, (_, oct) => String.fromCharCode(parseInt(oct, 8)))

@@ -1,37 +1,26 @@
 'use strict'
-// The one table of ./run_benchmark.sh's commands, as lib/dimensions.js is of the dimensions. Each entry
-// says once: its name (README's commands table has a row per name), its usage and line in --help, and
-// either the preset of a command that runs cells (its kinds and grid, flags, A/A pair, storage slice,
-// rounds and budget) with how those cells are measured, or how it parses its arguments and runs.
+// The one table of ./run_benchmark.sh's commands, as lib/results/dimensions.js is of the dimensions: data only.
+// Each entry says once: its name (README's commands table has a row per name), its usage and line in --help,
+// and either the preset of a command that runs cells (its kinds and grid, flags, A/A pair, storage slice,
+// rounds and budget) with the runner that measures them (sweep/measures.js), or which functions parse its
+// arguments and run it.
 // sweep/index.js dispatches from it and sweep/help.js writes --help from it.
 
-const fs = require('node:fs')
-const path = require('node:path')
 const { ConfigError } = require('../lib/config')
 const { KIND_NAMES } = require('../lib/kinds')
-const { MAX_INTERFERENCE } = require('../lib/interference')
-const { supportedLts, newestLts } = require('../lib/node-lines')
+const { MAX_INTERFERENCE } = require('../lib/machine/cpu-share')
+const { supportedLts, newestLts } = require('../lib/install/node-lines')
 const { parseSlo, sloFlag } = require('../lib/slo')
-const { MARGIN } = require('../report/stats/intervals')
+const { MARGIN } = require('../lib/median')
 const { runCompare } = require('../report/compare/compare')
 const { defaultAa } = require('./plan/aa')
 const { planCells } = require('./plan/grid')
-const { delayFlags } = require('./plan/storage')
-const { runPlan, runSequence, report } = require('./runner')
-const { runRounds } = require('./interleaved/rounds')
-const cell = require('./cell/cell')
-const { runProfiledRuns } = require('./cell/profiled')
-const capacity = require('./capacity/run')
+const { runPlan, report, parseReportDir } = require('./runner')
+const { RUNNERS, parseStorageCheck, runStorageCheck } = require('./measures')
 const peak = require('./peak/peak')
 const { parseNodeCommand, runNodeCommand } = require('./node-command')
 const { parseHostsCommand, runHostsCommand } = require('./hosts/hosts')
 const { parseSetupCommand, runSetup, REQUIREMENTS } = require('./setup')
-const { probeDevice } = require('../storage/device')
-
-const mkdirp = (dir) => {
-  fs.mkdirSync(dir, { recursive: true })
-  return dir
-}
 
 /** A budget in words: 110 s, 10 min, 1 h. */
 const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 === 0 ? `${s / 60} min` : `${s} s`)
@@ -72,26 +61,6 @@ const PRESETS = {
     flags: [...INTERLEAVED.flags, '--concurrency=2'], aa: () => null, rounds: { ...ROUNDS, rounds: 6, budget: 480, window: 200, passes: 6 } }
 }
 for (const [command, preset] of Object.entries(PRESETS)) preset.command = command
-
-const cellRunner = { columns: cell.COLUMNS, table: cell.TABLE, marks: cell.MARKS }
-const runsOf = (plan) => `${plan.runs.length} runs`
-// run's runs (on servers as without --profile), then its profiled runs under --profile.
-async function measureRuns (plan, ctx, add) {
-  await runSequence(plan.runs, cell.runClientCell, { ...ctx, options: { ...ctx.options, profile: false } }, add)
-  if (!plan.options.profile || ctx.signal.aborted) return null
-  await runProfiledRuns(plan.runs, ctx, (line) => process.stderr.write(`${plan.command}: ${line}\n`)).catch((err) => {
-    if (!ctx.signal.aborted) throw err
-  })
-  return null
-}
-// How each command's cells are measured, and the run in words.
-const RUNNERS = {
-  rounds: { ...cellRunner, measure: runRounds, describe: (plan) => `${plan.cells.length} cells, interleaved` },
-  capacity: { columns: capacity.COLUMNS, table: capacity.TABLE, measure: capacity.runCapacity,
-    describe: (plan) => `${plan.cells.length} cells, each searched on a fresh server every round` },
-  sequence: { ...cellRunner, measure: measureRuns, describe: runsOf },
-  peak: { columns: peak.COLUMNS, table: peak.TABLE, measure: (plan, ctx, add) => runSequence(plan.runs, peak.runPeakCell, ctx, add), describe: runsOf }
-}
 
 // The entry of a command that runs cells: planned from its preset, measured by its preset's runner.
 const cells = (command, entry) => ({
@@ -156,21 +125,8 @@ const COMMANDS = {
       '(--storage=cold), and on the delay layer at the read latencies fio measures on the device first (queue depths 1 and 4), interleaved ' +
       `(at least ${PRESETS['storage-check'].rounds.rounds} rounds, within ${duration(PRESETS['storage-check'].rounds.budget)}); ` +
       'the report and storage.md give delay/real with its interval and say whether they agree',
-    parse: (rest) => {
-      // Checked whole first (a stand-in latency until the device is measured), unless --ioDelay names one.
-      const delay = rest.some((a) => a.startsWith('--ioDelay=')) ? [] : ['--ioDelay=1000']
-      return { plan: planCells(PRESETS['storage-check'], [...delay, ...rest]), rest, delay }
-    },
-    run: async ({ plan, rest, delay }) => {
-      if (delay.length === 0) return runPlan(plan, RUNNERS.rounds)
-      const device = probeDevice(mkdirp(plan.config.dataPath), {
-        fileBytes: plan.config.fileBytes, log: (line) => process.stderr.write(`storage-check: ${line}\n`)
-      })
-      const flags = delayFlags(device)
-      process.stderr.write(`storage-check: the delay layer at ${flags.join(' ')}: the device's mean read latencies (µs) at queue depths 1 and 4\n`)
-      const measured = planCells(PRESETS['storage-check'], [...flags, ...rest])
-      return runPlan({ ...measured, envExtra: { ...measured.envExtra, device } }, RUNNERS.rounds)
-    }
+    parse: (rest) => parseStorageCheck(PRESETS['storage-check'], rest),
+    run: (parsed) => runStorageCheck(PRESETS['storage-check'], parsed)
   }),
   peak: {
     name: 'peak',
@@ -182,13 +138,9 @@ const COMMANDS = {
   report: {
     name: 'report DIR',
     line: 'render DIR/report.html and DIR/charts/*.svg again from a results folder',
-    about: 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path. Exit status: 0, 1 a failure, 2 bad arguments.',
-    parse: (rest) => {
-      if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
-        throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
-      }
-      return path.resolve(rest[0])
-    },
+    about: 'Writes DIR/report.html, DIR/cells.csv and DIR/charts/*.svg; prints the report\'s path and its verdict lines. ' +
+      'Exit status: 0, 1 a failure, 2 bad arguments.',
+    parse: parseReportDir,
     run: report
   },
   compare: {

@@ -3,10 +3,10 @@
 // (sweep/commands.js), and every flag from the validator tables the commands check (sweep/plan/options.js,
 // sweep/peak/peak.js, lib/config.js), with each command's own defaults.
 
-const { helpSection, entryHelp } = require('../lib/help')
+const { helpSection, entryHelp } = require('../lib/entry-help')
 const { KIND_NAMES } = require('../lib/kinds')
-const { DIMENSIONS, shownDefaults } = require('../lib/dimensions')
-const { HOST_OPTIONS } = require('../lib/ssh')
+const { DIMENSIONS, shownDefaults } = require('../lib/results/dimensions')
+const { HOST_OPTIONS } = require('../lib/machine/ssh')
 const { loadConfig } = require('../lib/config')
 const { sloFlag } = require('../lib/slo')
 const { SWEEP_LISTS, SWEEP_OPTIONS, RUN_DEFAULTS, CELL_TIMEOUT_MS } = require('./plan/options')
@@ -14,7 +14,7 @@ const { PEAK_OPTIONS, PEAK_LISTS, PEAK_DEFAULTS, PEAK_NSERVERS } = require('./pe
 const { defaultAa } = require('./plan/aa')
 const { COMMANDS, PRESETS } = require('./commands')
 
-/** What each list flag of the grid means (lib/dimensions.js). */
+/** What each list flag of the grid means (lib/results/dimensions.js). */
 const LIST_HELP = {
   ...Object.fromEntries(Object.entries(DIMENSIONS).map(([name, d]) => [name, d.help])),
   node: 'the Node each cell\'s server runs on, as --runtime=node@V for each V: a major (the newest cached, else installed into .node-cache/), ' +

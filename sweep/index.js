@@ -3,7 +3,7 @@
 // table in sweep/commands.js (parse its arguments, then run it); --help lists commands and flags.
 
 const { runMain, ConfigError } = require('../lib/config')
-const { wantsHelp } = require('../lib/help')
+const { wantsHelp } = require('../lib/entry-help')
 const { COMMANDS } = require('./commands')
 const { sweepHelp } = require('./help')
 

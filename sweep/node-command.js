@@ -5,10 +5,10 @@
 // cache before `npm ci`.
 
 const { ConfigError, runMain } = require('../lib/config')
-const { lineStatus, newestLts } = require('../lib/node-lines')
-const { installRuntime } = require('../lib/node-install')
-const { parseNodeSpec, cachedNodes, probeNode, systemNode, CACHE_DIR } = require('../lib/node-versions')
-const { parseRuntimeSpec, cachedRuntimes } = require('../lib/runtimes')
+const { lineStatus, newestLts } = require('../lib/install/node-lines')
+const { installRuntime } = require('../lib/install/node-install')
+const { parseNodeSpec, cachedNodes, probeNode, systemNode, CACHE_DIR } = require('../lib/install/node-versions')
+const { parseRuntimeSpec, cachedRuntimes } = require('../lib/install/runtime-specs')
 
 const USAGE = 'use node install VERSION... (a Node major such as 24, a full version such as 24.21.0, lts for the newest LTS line, ' +
   'or bun, deno, bun@1.4, deno@2.9.6) or node list'

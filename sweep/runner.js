@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const { setMaxListeners } = require('node:events')
 const path = require('node:path')
-const { ROOT } = require('../lib/config')
+const { ROOT, ConfigError } = require('../lib/config')
 const { progressBar, holdStderr } = require('../lib/progress')
 const { planEnv, finishEnv } = require('./results/env')
 const { renderReport } = require('../report')
@@ -104,43 +104,32 @@ async function runOnHosts (plan, runner) {
   }
 }
 
-async function runHosted (plan, { columns, table, marks, describe, measure }, hosts) {
-  const { command, config, options, runs } = plan
-  const dir = createResultsDir(options.results ?? path.join(ROOT, 'results'), command)
-  const envFile = path.join(dir, 'env.json')
-  const notes = plan.notes ?? []
-  const env = planEnv(plan)
-  writeJson(envFile, env)
-  const append = createSummary(path.join(dir, 'summary.csv'), columns)
-  const remote = plan.remote && { ...plan.remote }
-  let data
+// The run's data root: a folder of this run on the server host (through ssh), or here, after what killed runs
+// left in dataPath is cleaned up. { root, release() }; remote.data is set for the server host's.
+function openDataRoot (plan, dir, remote) {
+  const { command, config, options } = plan
   if (remote?.server) {
     // The data on the server host: a folder of this run there, made and removed by a data worker that
     // ends with its ssh session (client/data-host.js).
     const root = path.join(remotePath(remote.dir, config.dataPath), `cbench-remote-${path.basename(dir)}`)
     remote.data = openData({ host: remote.server.host, root, ssh: remote.ssh, dir: remote.dir, keep: options.keepData })
-    data = { root, release: () => remote.data.close() }
-  } else {
-    fs.mkdirSync(config.dataPath, { recursive: true })
-    // A mount an earlier, killed run left in dataPath would break or slow this one (and its folder's removal).
-    cleanStaleMounts((line) => process.stderr.write(`${command}: ${line}\n`), config.dataPath)
-    for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
-    cleanStaleCgroups((line) => process.stderr.write(`${command}: ${line}\n`))
-    data = createDataRoot(config.dataPath, path.basename(dir), options.keepData)
+    return { root, release: () => remote.data.close() }
   }
-  // A cold run's device, measured where its data sets will be (storage-check measured it before planning).
-  if (plan.cells?.some((c) => c.storage === 'cold') && !env.device) {
-    env.device = probeDevice(data.root, { fileBytes: config.fileBytes, log: (line) => process.stderr.write(`${command}: ${line}\n`) })
-    writeJson(envFile, env)
-  }
-  const dataRoot = data.root
-  process.stderr.write(`${command}: ${describe(plan)}, into ${dir}\n`)
-  for (const note of notes) process.stderr.write(`${command}: ${note}\n`)
+  fs.mkdirSync(config.dataPath, { recursive: true })
+  // A mount an earlier, killed run left in dataPath would break or slow this one (and its folder's removal).
+  cleanStaleMounts((line) => process.stderr.write(`${command}: ${line}\n`), config.dataPath)
+  for (const root of removeLeftovers(config.dataPath)) process.stderr.write(`${command}: removed ${root}, left by a sweep that is gone\n`)
+  cleanStaleCgroups((line) => process.stderr.write(`${command}: ${line}\n`))
+  return createDataRoot(config.dataPath, path.basename(dir), options.keepData)
+}
 
+// Ctrl-C and SIGTERM stop the current cell and keep what finished: { signal, release() }, the abort's reason
+// carrying the exit status (128 + the signal's number).
+function trapSignals (cells) {
   const controller = new AbortController()
   const { signal } = controller
   // Every live cell's server start and window waits on it at once: 30 cells (runtimes) are more than the default 10.
-  setMaxListeners(4 * Math.max(10, plan.cells?.length ?? 0), signal)
+  setMaxListeners(4 * Math.max(10, cells), signal)
   const onSignal = (sig) => {
     if (signal.aborted) return
     process.stderr.write(`\n${sig}: stopping the current cell; finished cells are kept\n`)
@@ -148,6 +137,28 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+  return { signal, release: () => { process.off('SIGINT', onSignal); process.off('SIGTERM', onSignal) } }
+}
+
+async function runHosted (plan, { columns, table, marks, describe, measure }, hosts) {
+  const { command, config, options, runs } = plan
+  const dir = createResultsDir(options.results ?? path.join(ROOT, 'results'), command)
+  const envFile = path.join(dir, 'env.json')
+  const env = planEnv(plan)
+  writeJson(envFile, env)
+  const append = createSummary(path.join(dir, 'summary.csv'), columns)
+  const remote = plan.remote && { ...plan.remote }
+  const data = openDataRoot(plan, dir, remote)
+  // A cold run's device, measured where its data sets will be (storage-check measured it before planning).
+  if (plan.cells?.some((c) => c.storage === 'cold') && !env.device) {
+    env.device = probeDevice(data.root, { fileBytes: config.fileBytes, log: (line) => process.stderr.write(`${command}: ${line}\n`) })
+    writeJson(envFile, env)
+  }
+  const dataRoot = data.root
+  process.stderr.write(`${command}: ${describe(plan)}, into ${dir}\n`)
+  for (const note of plan.notes ?? []) process.stderr.write(`${command}: ${note}\n`)
+
+  const { signal, release } = trapSignals(plan.cells?.length ?? 0)
   const rows = []
   const ctx = { dir, dataRoot, options, signal, hosts, remote }
   const add = (row) => { append(row); rows.push(row) }
@@ -155,8 +166,7 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
   try {
     outcome = await measure(plan, ctx, add)
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    release()
     await data.release()
   }
   writeJson(envFile, finishEnv(env, { interrupted: signal.aborted, rounds: outcome }))
@@ -198,4 +208,17 @@ async function runSequence (runs, runCell, ctx, add) {
   return null
 }
 
-module.exports = { runPlan, runSequence, report, colourLines }
+/**
+ * The report command's argument: one results folder, holding summary.csv.
+ * @param {string[]} rest
+ * @returns {string} its absolute path
+ * @throws {ConfigError}
+ */
+function parseReportDir (rest) {
+  if (rest.length !== 1 || !fs.existsSync(path.join(rest[0], 'summary.csv'))) {
+    throw new ConfigError(`report needs one results folder (holding summary.csv), got ${JSON.stringify(rest.join(' '))}`)
+  }
+  return path.resolve(rest[0])
+}
+
+module.exports = { runPlan, runSequence, report, parseReportDir, colourLines }

@@ -13,8 +13,8 @@ const { ConfigError, runMain, ROOT } = require('../lib/config')
 const { findOnPath } = require('../lib/find-on-path')
 const { haproxyBinary } = require('../lib/haproxy-check')
 const { checkFuse, buildDelayFs } = require('../storage/check')
-const { cachedRuntimes, RUNTIMES } = require('../lib/runtimes')
-const { installRuntime } = require('../lib/node-install')
+const { cachedRuntimes, RUNTIMES } = require('../lib/install/runtime-specs')
+const { installRuntime } = require('../lib/install/node-install')
 
 // Debian puts daemons and admin tools (sshd, ip, haproxy) in the sbin folders, which a user's PATH may lack.
 const SBIN = ['/usr/sbin', '/usr/local/sbin', '/sbin']

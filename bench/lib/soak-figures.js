@@ -5,7 +5,7 @@
 // last window's median p99 against the window after the reference), no failure.
 
 const fs = require('node:fs')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 
 const RSS_LIMIT = 1.1
 const P99_LIMIT = 1.5 // median p99 of the last window over that of the window from the reference

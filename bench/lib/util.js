@@ -7,11 +7,11 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { performance } = require('node:perf_hooks')
-const { WATCHED } = require('../../lib/parent-watch')
-const { READY_LINE } = require('../../lib/process-io')
+const { WATCHED } = require('../../lib/machine/parent-watch')
+const { READY_LINE } = require('../../lib/serving/process-io')
 const { int, ValueError } = require('../../lib/config')
-const { wantsHelp, helpSection, entryHelp } = require('../../lib/help')
-const { processCpuUs } = require('../../lib/proc')
+const { wantsHelp, helpSection, entryHelp } = require('../../lib/entry-help')
+const { processCpuUs } = require('../../lib/machine/proc')
 
 const ROOT = path.resolve(__dirname, '..', '..')
 const READY = new RegExp(READY_LINE.source, 'm') // a server's ready line, on any line of its output
@@ -52,7 +52,7 @@ function parseFlags (argv, { usage, about, flags }) {
 
 /** Spawns `node ARGS` and resolves with its port, read from stdout by `pattern` (group 1). */
 function startChild (args, pattern, env = process.env) {
-  // The child watches us through its stdin (lib/parent-watch.js): a killed bench leaves no server.
+  // The child watches us through its stdin (lib/machine/parent-watch.js): a killed bench leaves no server.
   const child = spawn(process.execPath, args, { stdio: [WATCHED.stdin, 'pipe', 'inherit'], env: { ...env, ...WATCHED.env } })
   const exited = new Promise((resolve) => child.once('exit', resolve))
   return new Promise((resolve, reject) => {

@@ -9,16 +9,16 @@ const path = require('node:path')
 const { groupCells } = require('../data/cells')
 const { comparisons, settingsLabel } = require('../stats/comparisons')
 const { intervalOfMedian, MARGIN } = require('../stats/intervals')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 const { formatRatio } = require('../stats/verdicts')
 const { latencyLoadChart, regimeMapChart } = require('./charts')
 const { html, raw } = require('../../lib/html-template')
 const { CSS, environment, hostsLead } = require('../page/page')
 const { summaryTable } = require('../page/tables')
-const { DIMENSION_COLUMNS, delayOrder } = require('../../lib/dimensions')
+const { DIMENSION_COLUMNS, delayOrder } = require('../../lib/results/dimensions')
 const { modelLabel } = require('../../lib/kinds')
 const { formatSlo, minRequests } = require('../../lib/slo')
-const { runtimeLabel } = require('../../lib/runtimes')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
 const { answerLines: verdictLines } = require('../page/answer-lines')
 
 const PERCENTILES = ['p50', 'p99', 'p999']
@@ -84,9 +84,10 @@ function renderCapacityReport (results) {
   const json = path.join(dir, 'capacity.json')
   fs.writeFileSync(json, JSON.stringify(capacityJson({ env, slo, margin, cells, verdicts, probes: probes.length }), null, 2) + '\n')
   const page = path.join(dir, 'report.html')
-  fs.writeFileSync(page, pageHtml({ results, cells, verdicts, answers, charts, slo, probes }))
+  const lines = verdictLines({ verdicts, metric: 'capacity' })
+  fs.writeFileSync(page, pageHtml({ results, cells, verdicts, answers, lines, charts, slo, probes }))
   const answer = path.join(dir, 'answer.txt')
-  fs.writeFileSync(answer, verdictLines({ verdicts, metric: 'capacity' }).map((l) => `${l.text}\n`).join(''))
+  fs.writeFileSync(answer, lines.map((l) => `${l.text}\n`).join(''))
   return [...files, json, answer, page]
 }
 
@@ -157,7 +158,7 @@ function capacityJson ({ env, slo, margin, cells, verdicts, probes }) {
   }
 }
 
-function pageHtml ({ results, cells, verdicts, answers, charts, slo, probes }) {
+function pageHtml ({ results, cells, verdicts, answers, lines, charts, slo, probes }) {
   const { env, rows } = results
   const name = path.basename(path.resolve(results.dir))
   const invalidProbes = probes.filter((p) => p.invalid).length
@@ -194,6 +195,8 @@ each on a fresh server. A cell's figure is the median over the rounds with its o
 lowest to the highest round, covering less); a ratio
 is taken within each round whose two searches both ended on the SLO (Hodges–Lehmann estimate, Wilcoxon
 interval, 95%; fewer than 6 such rounds stay undecided). ${invalidNote}</p>
+${lines.length > 0 && html`<details id="answer-lines"><summary>On the terminal (answer.txt)</summary>
+<pre>${lines.map((l) => `${l.text}\n`).join('')}</pre></details>`}
 </section>
 <section><h2>Charts</h2>
 ${charts.map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>

@@ -10,6 +10,8 @@ const { spectrumGroups } = require('../data/spectra')
 const { uslChart } = require('./usl')
 const { crossoverChart } = require('./crossover')
 const { groupName } = require('../stats/crossover')
+const { runCharts } = require('./run-charts')
+const { whyCharts } = require('./why')
 
 const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single process'
 
@@ -91,4 +93,16 @@ function chart (file, title, variant, render) {
   return { file, title: full, svg: render(full) }
 }
 
-module.exports = { buildCharts }
+/**
+ * Every chart of a folder's report: the run's (rounds, passes), why's (a profiled run) and the sweep's.
+ * @param {object} results from report/data/read.js readResults
+ * @param {object[]} cells the cells without the A/A ones
+ * @param {object|null} analysis from report/analysis.js (null for a peak folder)
+ * @returns {{ file: string, title: string, svg: string }[]}
+ */
+function reportCharts (results, cells, analysis) {
+  return [...(analysis ? runCharts(results, analysis) : []), ...(analysis?.why ? whyCharts(results.env, analysis.why) : []),
+    ...buildCharts(results, cells, analysis ?? undefined)]
+}
+
+module.exports = { buildCharts, reportCharts }

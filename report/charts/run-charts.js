@@ -6,7 +6,7 @@
 const { verdictsChart } = require('./verdicts')
 const { interferenceChart } = require('./interference')
 const { candlesChart, mergeProcessLatency } = require('./candles')
-const { MAX_INTERFERENCE } = require('../../lib/interference')
+const { MAX_INTERFERENCE } = require('../../lib/machine/cpu-share')
 
 /**
  * @param {object} results from readResults

@@ -3,7 +3,7 @@
 // Used by report/chart-*.js.
 
 const echarts = require('echarts')
-const { runtimeLabel } = require('../../lib/runtimes')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif' // no quotes: it lands in an attribute
 

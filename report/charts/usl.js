@@ -2,7 +2,7 @@
 // Chart of the USL fits: every valid repeat's throughput against nServers (points) and the fitted
 // curve per cluster kind, one panel per nClients, the oversubscribed band shaded. Used by report/charts/figures.js.
 
-const { uslThroughput } = require('../../lib/usl')
+const { uslThroughput } = require('../../lib/usl-model')
 const { renderSvg, chartTitle } = require('./svg')
 const { KIND_COLORS } = require('./scaling')
 

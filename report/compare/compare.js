@@ -15,7 +15,7 @@ const { comparisons, METRICS } = require('../stats/comparisons')
 const { compareMarkdown, compareHtml } = require('./format')
 const { profiledCells, whyCompare } = require('./why')
 const { readProfile } = require('../data/profile')
-const { ENV } = require('../../lib/dimensions')
+const { ENV } = require('../../lib/results/dimensions')
 
 // What a figure is called, and which way is better; and the metric of the headline verdicts.
 const FIGURES = [{ column: 'opsPerSec', name: 'ops/s', better: 'higher' },

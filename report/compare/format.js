@@ -4,9 +4,9 @@
 
 const { html } = require('../../lib/html-template')
 const { fixed, formatRatio } = require('../stats/verdicts')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 const { whyMarkdown, whyHtml } = require('./why')
-const { runtimeLabel } = require('../../lib/runtimes')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 // A figure's change, B against A (report/stats/intervals.js judge): faster or slower for throughput, lower
 // or higher for a latency; '' when it is not a clear change.

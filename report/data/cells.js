@@ -3,8 +3,8 @@
 // Used by the report's charts and tables; invalid repeats never enter a figure.
 
 const { KINDS } = require('./read')
-const { CELL_KEYS } = require('../../lib/dimensions')
-const { median } = require('../../lib/stats')
+const { CELL_KEYS } = require('../../lib/results/dimensions')
+const { median } = require('../../lib/median')
 
 /**
  * The settings columns (uvThreadpoolSize, schedPolicy, ...) that take more than one value. An
@@ -20,7 +20,7 @@ function varyingSettings ({ rows, variants }) {
 /**
  * Groups rows into cells (one per cell id, and per op in a peak summary), sorted by kind,
  * nServers, load and op. A cell's `variant` names the other knobs that vary across the folder;
- * (a setting a cell has no value for is left out); `api` is an async cell's fs API (lib/dimensions.js CELL_KEYS) when the
+ * (a setting a cell has no value for is left out); `api` is an async cell's fs API (lib/results/dimensions.js CELL_KEYS) when the
  * folder records it; `aa` is the A/A label ('A', 'B') of a noise-floor cell, '' for every other cell.
  * @param {{ rows: object[], load: string, variants: string[] }} results from readResults
  * @returns {object[]} cells: { id, kind, nServers, load, op, variant, api, aa, oversubscribed, rows, valid }

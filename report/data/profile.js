@@ -4,7 +4,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { PROFILE_FORMAT } = require('../../lib/dimensions') // the newest profile.json layout this checkout reads
+const { PROFILE_FORMAT } = require('../../lib/results/dimensions') // the newest profile.json layout this checkout reads
 
 const MODES = ['perf', 'v8']
 // Cell ids name files (profile/<cellId>.html): nothing that could leave the folder.

@@ -6,10 +6,10 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { parse } = require('csv-parse/sync')
 const { KIND_NAMES: KINDS, KINDS: KIND_MODELS } = require('../../lib/kinds')
-const { runtimeLabel } = require('../../lib/runtimes')
-const { SUMMARY, TEXT_COLUMNS: DIMENSION_TEXT, RESULTS_FORMAT, OLDEST_FORMAT } = require('../../lib/dimensions')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
+const { SUMMARY, TEXT_COLUMNS: DIMENSION_TEXT, RESULTS_FORMAT, OLDEST_FORMAT } = require('../../lib/results/dimensions')
 
-// Columns each summary.csv format must have (sweep and capacity: lib/dimensions.js SUMMARY); later
+// Columns each summary.csv format must have (sweep and capacity: lib/results/dimensions.js SUMMARY); later
 // columns may be appended and are kept as text.
 const fromSummary = ({ columns, required, variants, load }) => ({ columns: required, optional: columns.filter((c) => !required.includes(c)), variants, load })
 const FORMATS = {
@@ -54,7 +54,7 @@ function readResults (dir) {
   for (const row of rows) if (row.runtime == null && format !== 'peak') row.runtime = row.node ? `node-${row.node}` : null
   const served = [...new Set(rows.map((r) => r.runtime ?? (r.node && `node-${r.node}`)).filter(Boolean))]
   env.serverRuntimes = served.length > 0 ? served : [`node-${env.node}`]
-  // How each multi-process kind's processes shared the port on each runtime, as the sweep saw it in /proc (lib/listeners.js).
+  // How each multi-process kind's processes shared the port on each runtime, as the sweep saw it in /proc (lib/machine/listeners.js).
   const multi = rows.filter((r) => r.listenMechanism && KINDS.includes(r.kind) && !['single', 'pool'].includes(KIND_MODELS[r.kind].model))
   env.portSharing = [...new Set(multi.map((r) => `${r.kind} on ${runtimeLabel(r.runtime)}: ${r.listenMechanism}`))]
   // A folder kept without its cells/ (docs/ keeps only what the report quotes) has no cell JSON.
@@ -78,17 +78,28 @@ function typeRows (format, columns, records, where, cpus) {
 }
 
 /**
- * The rows an interleaved run has written so far, typed as readResults types them from summary.csv, without
- * reading the folder: the sweep asks after every round how precise its comparisons are (report/stats/precision.js).
+ * The rows an interleaved run has written so far, as readResults gives them from summary.csv, without a
+ * detour through text: the sweep asks after every round how precise its comparisons are (report/stats/precision.js).
+ * Each value keeps its type; only the form differs where summary.csv's would: a text column's value is a string,
+ * a missing value null ('' in a text column).
  * @param {object[]} rows summary rows as sweep/cell/cell.js rowOf makes them
  * @returns {{ format: 'sweep', load: string, variants: string[], columns: string[], rows: object[] }}
  */
-function sweepRows (rows) {
+function runRows (rows) {
   const { columns } = SUMMARY.sweep
-  // As summary.csv holds them: missing as '', the rest as text (csv-stringify's numbers, our booleans).
-  const records = rows.map((row) => columns.map((c) => (row[c] === undefined || row[c] === null ? '' : String(row[c]))))
-  const { load, variants } = FORMATS.sweep
-  return { format: 'sweep', load, variants, columns, rows: typeRows('sweep', columns, records, (i) => `row ${i + 1}`) }
+  const { load, variants, optional } = FORMATS.sweep
+  const missing = (name) => (TEXT_COLUMNS.has(name) ? '' : null)
+  return {
+    format: 'sweep',
+    load,
+    variants,
+    columns,
+    rows: rows.map((row) => Object.fromEntries([...new Set([...optional, ...columns])].map((name) => {
+      const value = row[name]
+      if (value === undefined || value === null || value === '') return [name, name === 'variant' ? '' : columns.includes(name) ? missing(name) : null]
+      return [name, TEXT_COLUMNS.has(name) ? String(value) : value]
+    })))
+  }
 }
 
 // A folder of a layout this checkout does not know is refused before anything in it is read.
@@ -164,4 +175,4 @@ function typeValue (name, text, where) {
   return value
 }
 
-module.exports = { readResults, sweepRows, KINDS }
+module.exports = { readResults, runRows, KINDS }

@@ -3,9 +3,8 @@
 // client JSON) added up and written as hgrm/<cell>-<op>.hgrm; and which cells share a spectrum
 // chart (one per settings and load, a line per kind). Used by report/index.js and report/charts/figures.js.
 
-const fs = require('node:fs')
 const path = require('node:path')
-const { decodeHistogram, mergeHistograms, formatHgrm, parseHgrm } = require('../../lib/hgrm')
+const { decodeHistogram, mergeHistograms, formatHgrm, parseHgrm } = require('../../lib/results/hgrm')
 const { isMultiProcess } = require('../../lib/kinds')
 
 const OPS = ['GET', 'PUT']
@@ -32,22 +31,12 @@ function addSpectra (results, cells) {
 }
 
 /**
- * Writes every cell's spectra as dir/hgrm/<cell>-<op>.hgrm.
- * @param {string} dir the results folder
+ * Each cell's merged latency spectra as files: hgrm/<cell>-GET.hgrm and -PUT.hgrm in HdrHistogram's text.
  * @param {object[]} cells from addSpectra
- * @returns {string[]} the files written
+ * @returns {[string, string][]} [path inside the results folder, text]
  */
-function writeSpectra (dir, cells) {
-  const files = []
-  for (const cell of cells) {
-    for (const [op, { text }] of Object.entries(cell.spectra ?? {})) {
-      const file = path.join(dir, 'hgrm', `${cell.id}-${op}.hgrm`)
-      fs.mkdirSync(path.dirname(file), { recursive: true })
-      fs.writeFileSync(file, text)
-      files.push(file)
-    }
-  }
-  return files
+function spectraFiles (cells) {
+  return cells.flatMap((cell) => Object.entries(cell.spectra ?? {}).map(([op, { text }]) => [path.join('hgrm', `${cell.id}-${op}.hgrm`), text]))
 }
 
 /**
@@ -74,4 +63,4 @@ function spectrumGroups (cells, cores) {
   }).filter((g) => g.lines.length > 0)
 }
 
-module.exports = { addSpectra, writeSpectra, spectrumGroups, OPS }
+module.exports = { addSpectra, spectraFiles, spectrumGroups, OPS }

@@ -8,7 +8,7 @@ const { fixed, roundsNote } = require('../stats/verdicts')
 const { judge } = require('../stats/intervals')
 const { interpolateCrossing, settingEffects, delayLabel, groupName } = require('../stats/crossover')
 const { spread } = require('../data/cells')
-const { runtimeLabel } = require('../../lib/runtimes')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 const at = (delay) => (delay === 'off' ? 'at the plain folder' : `at ${delay} µs`)
 const ratioText = (r) => `${fixed(r.estimate, 2)}× [${fixed(r.low, 2)}–${fixed(r.high, 2)}]`

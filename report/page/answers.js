@@ -11,7 +11,7 @@ const { settingsLabel } = require('../stats/comparisons')
 const { frameworkAnswers } = require('./answers-framework')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 const { judge } = require('../stats/intervals')
-const { runtimeLabel } = require('../../lib/runtimes')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 const link = (href, text = 'chart') => (href ? html` <a href="#${href}">(${text})</a>` : '')
 const at = (e) => ({ ...e, load: e.cells[0].load })

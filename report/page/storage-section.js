@@ -5,7 +5,7 @@
 const { html } = require('../../lib/html-template')
 const { fixed } = require('../stats/verdicts')
 const { MARGIN } = require('../stats/intervals')
-const { runtimeLabel } = require('../../lib/runtimes')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 const ratio = (v) => (v.estimate ? `${fixed(v.estimate, 2)}× [${fixed(v.low, 2)}–${fixed(v.high, 2)}] ${v.verdict}` : `– ${v.verdict}`)
 // delay/real's verdict in the check's words: faster is the layer's sync/async above the disk's.

@@ -5,6 +5,7 @@
 const { spread } = require('../data/cells')
 const { html } = require('../../lib/html-template')
 const { CLIENT_BOUND } = require('./sections')
+const { SETTLED_NOTE } = require('../../lib/median')
 
 const OVERSUBSCRIBED = html` <span class="over" title="oversubscribed: more servers than cores">†</span>`
 
@@ -17,9 +18,6 @@ const MEDIANS = {
   peak: [['req/s [95% CI]', 'reqPerSec', 1, 0], ['latency mean (ms)', 'latencyMeanMs', 1, 2],
     ['latency p99 (ms)', 'latencyP99Ms', 1, 2]]
 }
-/** Under a medians table whose cells have different numbers of rounds. */
-const SETTLED_NOTE = 'Cells have different numbers of rounds (a settled cell is measured no more): their medians cover ' +
-  'different moments of the run, and the files grow as it goes. Compare cells by the verdicts\' paired ratios, not across this table.'
 
 // Medians of the server telemetry, shown when the folder has the columns.
 const TELEMETRY = [['loop utilization', 'meanUtilization', 1, 2], ['loop delay p99 (µs)', 'eldP99Us', 1, 0],
@@ -92,4 +90,4 @@ function summaryTable (results) {
     </thead><tbody>${shown.map(tr)}</tbody></table>`
 }
 
-module.exports = { tableOfMedians, summaryTable, SETTLED_NOTE }
+module.exports = { tableOfMedians, summaryTable }

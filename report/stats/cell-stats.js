@@ -5,7 +5,7 @@
 const { stringify } = require('csv-stringify/sync')
 const { varyingSettings } = require('../data/cells')
 const { intervalOfMedian } = require('./intervals')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 
 // Figures that get an interval, per summary format.
 const FIGURES = {

@@ -6,7 +6,7 @@
 
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')
-const { runtimeLabel } = require('../../lib/runtimes')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 /** The metrics a comparison is judged on: throughput first, then the CPU each request costs; a
  * capacity folder's capacity under the SLO and its closed-loop throughput. */
@@ -26,11 +26,14 @@ const SWEEP_METRICS = ['opsPerSec', 'serverCpuPerReqUs', 'clientCpuPerReqUs']
  * @returns {string}
  */
 function settingsLabel (variant) {
-  const cold = variant.split(', ').includes('storage=cold')
-  return variant.split(', ').filter(Boolean).map((pair) => {
+  const pairs = variant.split(', ')
+  const cold = pairs.includes('storage=cold')
+  const delay = pairs.some((pair) => pair.startsWith('ioDelay='))
+  return pairs.filter(Boolean).map((pair) => {
     const [key, value] = pair.split('=')
-    // storage=delay and cache say what ioDelay says; a cold cell's ioDelay (off) is no plain folder's.
-    if (key === 'storage') return value === 'cold' ? 'real disk, cold cache' : ''
+    // storage=delay and cache say what ioDelay says, where it is in the variant (storage-check's cells differ by
+    // storage alone); a cold cell's ioDelay (off) is no plain folder's.
+    if (key === 'storage') return value === 'cold' ? 'real disk, cold cache' : value === 'delay' && !delay ? 'delay layer' : ''
     if (key === 'cacheShare') return `${value}% cached`
     if (key === 'ioDelay' && cold) return ''
     if (key === 'ioDelay') {

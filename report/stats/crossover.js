@@ -7,7 +7,7 @@
 const { pairedRatio, judge } = require('./intervals')
 const { processes } = require('./verdicts')
 const { KINDS, isMultiProcess } = require('../../lib/kinds')
-const { LINE_DIMENSIONS: LINE_SETTINGS, valueLabel, delayOrder } = require('../../lib/dimensions')
+const { LINE_DIMENSIONS: LINE_SETTINGS, valueLabel, delayOrder } = require('../../lib/results/dimensions')
 
 // LINE_SETTINGS make a line of their own in a crossover chart; ioDelay is the x axis.
 

@@ -1,53 +1,9 @@
 'use strict'
 // Distribution-free intervals for the report: a median with its order-statistic (sign-test)
-// interval; a ratio of two cells taken within each round, then summarised over the rounds; the
+// interval (lib/median.js, which the run's table uses too); a ratio of two cells taken within each round, then summarised over the rounds; the
 // noise band of the A/A pairs and the verdict of a ratio against it. Used by report/.
 
-const { median } = require('../../lib/stats')
-
-const CONFIDENCE = 0.95
-
-// P(X <= j) for j = 0..n of X ~ Binomial(n, 1/2).
-function binomialCdf (n) {
-  const cdf = []
-  let coefficient = 1
-  let sum = 0
-  for (let j = 0; j <= n; j++) {
-    sum += coefficient
-    cdf.push(sum / 2 ** n)
-    coefficient = coefficient * (n - j) / (j + 1)
-  }
-  return cdf
-}
-
-/**
- * The narrowest order-statistic interval [sorted[k-1], sorted[len-k]] whose coverage
- * 1 - 2 P(stat <= k-1) reaches the confidence; [min, max] (k = 1) and its lower coverage when none does.
- * @param {number[]} sorted ascending
- * @param {number[]} cdf P(stat <= j) of the statistic that counts the values below the truth
- * @param {number} confidence
- * @returns {{ low: number, high: number, confidence: number }}
- */
-function orderInterval (sorted, cdf, confidence) {
-  let k = 1
-  while (k < sorted.length / 2 && 1 - 2 * cdf[k] >= confidence) k++
-  return { low: sorted[k - 1], high: sorted[sorted.length - k], confidence: Math.max(0, 1 - 2 * cdf[k - 1]) }
-}
-
-/**
- * The median of some values and a distribution-free interval for it: the order statistics
- * [x(k), x(n+1-k)] with the largest k whose coverage is at least `confidence`. Six values are
- * the fewest that reach 95% ([min, max], 96.9%); with fewer the interval is [min, max] and
- * `confidence` says what it covers (2 values 50%, 3 75%, 4 87.5%, 5 93.75%).
- * @param {number[]} values at least one
- * @param {number} [confidence]
- * @returns {{ estimate: number, low: number, high: number, n: number, confidence: number }}
- */
-function intervalOfMedian (values, confidence = CONFIDENCE) {
-  if (values.length === 0) throw new Error('intervalOfMedian needs at least one value')
-  const sorted = [...values].sort((a, b) => a - b)
-  return { estimate: median(sorted), ...orderInterval(sorted, binomialCdf(sorted.length), confidence), n: sorted.length }
-}
+const { median, CONFIDENCE, MARGIN, intervalOfMedian, orderInterval } = require('../../lib/median')
 
 /**
  * A cell's value of a column in each round (summary.csv's `repeat`), over its valid rows.
@@ -148,9 +104,6 @@ function pairedRatio (a, b, column = 'opsPerSec') {
   const summary = pairedSummary(divideRounds(roundValues(a, column), roundValues(b, column)))
   return summary && { ...summary, a, b }
 }
-
-/** How far from 1 a ratio may be and still be "same", by default (--margin). */
-const MARGIN = 0.05
 
 /**
  * A comparison's verdict: faster or slower when its interval (at 95% or more) leaves out 1, same

@@ -5,7 +5,7 @@
 
 const { KINDS, isMultiProcess } = require('../../lib/kinds')
 const { pairedRatio: ratio } = require('./intervals')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 
 // Each valid repeat's shares, largest first, and the median share at each rank.
 function sharesByRank (cell) {

@@ -5,7 +5,7 @@
 
 const { KINDS, kindOf } = require('../../lib/kinds')
 const { pairedRatio } = require('./intervals')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 const { validValues } = require('./cell-stats')
 
 // A cell's settings (its variant, "cpuset=split, rtt=1") as a map, and without one of them.

@@ -1,6 +1,6 @@
 'use strict'
 // How precise a run's headline comparisons are so far: the sweep asks after every round, with the
-// rows it has written (report/data/read.js sweepRows), whether each interval is narrow enough to decide
+// rows it has written (report/data/read.js runRows), whether each interval is narrow enough to decide
 // (report/stats/intervals.js isPrecise: its width alone, never whether a difference is significant), to
 // stop adding rounds, and which cells still have a comparison to narrow.
 
@@ -9,7 +9,7 @@ const { headlineComparisons } = require('./comparisons')
 const { isPrecise } = require('./intervals')
 
 /**
- * @param {{ rows: object[], load: string, variants: string[] }} results typed rows (report/data/read.js sweepRows or readResults)
+ * @param {{ rows: object[], load: string, variants: string[] }} results typed rows (report/data/read.js runRows or readResults)
  * @param {number} margin
  * @returns {{ precise: boolean, summary: string, open: string[], needed: (id: string) => boolean }} open: the
  *   labels still too wide; needed: whether a cell is in one of them, or in no comparison at all

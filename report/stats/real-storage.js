@@ -6,7 +6,7 @@
 // at each --cacheShare).
 
 const { pairLabel } = require('../../lib/kinds')
-const { VARIANTS } = require('../../lib/dimensions')
+const { VARIANTS } = require('../../lib/results/dimensions')
 const { spread } = require('../data/cells')
 const { roundValues, divideRounds, pairedSummary, judge, MARGIN } = require('./intervals')
 

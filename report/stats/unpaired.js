@@ -3,7 +3,7 @@
 // rounds do not pair): the Hodges–Lehmann estimate and its exact Mann–Whitney interval.
 
 const { orderInterval, CONFIDENCE } = require('./intervals')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 
 // P(U <= u) for u = 0..m*n, U the Mann–Whitney statistic of samples of m and n with no ties.
 function mannWhitneyCdf (m, n) {

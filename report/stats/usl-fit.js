@@ -3,7 +3,7 @@
 // and settings, over every valid repeat. Used by report/index.js (analysis) and report/page/usl-section.js.
 
 const { isMultiProcess } = require('../../lib/kinds')
-const { fitUsl } = require('../../lib/usl')
+const { fitUsl } = require('../../lib/usl-model')
 const { validValues } = require('./cell-stats')
 
 /**

@@ -6,8 +6,8 @@
 // Used by report/index.js.
 
 const { KINDS, kindOf, isMultiProcess, parseVersion } = require('../../lib/kinds')
-const { lineStatus } = require('../../lib/node-lines')
-const { splitId, runtimeLabel } = require('../../lib/runtimes')
+const { lineStatus } = require('../../lib/install/node-lines')
+const { splitId, runtimeLabel } = require('../../lib/install/runtime-specs')
 const { pairedRatio: ratio, judge } = require('./intervals')
 
 const runtimeOf = (cell) => cell.rows[0].runtime

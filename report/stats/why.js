@@ -3,7 +3,7 @@
 // categories, round by round), and per headline comparison the difference paired by round. Used by report/.
 
 const { intervalOfMedian } = require('./intervals')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 
 const ADDS_WITHIN = 0.1 // sampled and measured server CPU "add up" within ±10%

@@ -4,7 +4,7 @@
 
 const express = require('express')
 const { isValidKey } = require('./keys')
-const { createFaultLog, describeFault, faultLine } = require('../../lib/faults')
+const { createFaultLog, describeFault, faultLine } = require('../../lib/serving/faults')
 
 function methodNotAllowed (allow) {
   return (req, res) => res.set('Allow', allow).status(405).type('text/plain').send('method not allowed\n')
@@ -60,7 +60,7 @@ function checkFraming (req, res, next) {
 /**
  * What a failed request is answered: known failures a short 4xx; no space a 507; anything else a
  * generic 500. Details go to the log only: a storage fault once and then counted
- * (lib/faults.js), anything unexpected with its stack.
+ * (lib/serving/faults.js), anything unexpected with its stack.
  * @returns {[number, string]} status and text
  */
 function failure (err, req, { faults, log }) {
@@ -83,8 +83,8 @@ function requireKey (req, res, next) {
 /**
  * Builds the express app.
  * @param {{ config: object, store: object, stats: object, log?: (line: string) => void, faults?: object }} deps
- *   store: read/append (servers/lib/store.js); stats: collect/reset (lib/telemetry.js);
- *   faults: where storage faults are noted (lib/faults.js), by default a fault log on `log`
+ *   store: read/append (servers/lib/store.js); stats: collect/reset (lib/serving/process-telemetry.js);
+ *   faults: where storage faults are noted (lib/serving/faults.js), by default a fault log on `log`
  * @returns {import('express').Express}
  */
 function createApp ({ config, store, stats, log = (line) => process.stderr.write(line + '\n'), faults }) {

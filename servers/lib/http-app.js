@@ -5,7 +5,7 @@
 
 const querystring = require('node:querystring')
 const { isValidKey } = require('./keys')
-const { createFaultLog, faultLine } = require('../../lib/faults')
+const { createFaultLog, faultLine } = require('../../lib/serving/faults')
 // app.js's own body reader, answers, framing check and failure answers (requiring it loads
 // express's module, never its request path).
 const { readBody, sendText, badFraming, failure } = require('./app')

@@ -5,15 +5,15 @@
 
 const cluster = require('node:cluster')
 const { runMain } = require('../../lib/config')
-const { loadServerConfig } = require('../../lib/server-config')
-const { wantsHelp, entryHelp } = require('../../lib/help')
+const { loadServerConfig } = require('../../lib/serving/server-config')
+const { wantsHelp, entryHelp } = require('../../lib/entry-help')
 const { KINDS } = require('../../lib/kinds')
-const { uvThreadpoolSize } = require('../../lib/env')
-const { watchParent } = require('../../lib/parent-watch')
+const { uvThreadpoolSize } = require('../../lib/results/environment')
+const { watchParent } = require('../../lib/machine/parent-watch')
 const { createServer, stopServer } = require('./serve')
 const { runPrimary, runWorker } = require('./primary')
-const { createMonitor, localStats } = require('../../lib/telemetry')
-const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('../../lib/process-io')
+const { createMonitor, localStats } = require('../../lib/serving/process-telemetry')
+const { log, loggedFaults, portInUse, readyLine, PARENT_GONE } = require('../../lib/serving/process-io')
 
 const ONE_PROCESS = new Set(['single', 'pool'])
 

@@ -10,11 +10,11 @@
 const cluster = require('node:cluster')
 const net = require('node:net')
 const { KINDS } = require('../../lib/kinds')
-const { watchParent } = require('../../lib/parent-watch')
+const { watchParent } = require('../../lib/machine/parent-watch')
 const { createServer, stopServer } = require('./serve')
-const { createFaultLog } = require('../../lib/faults')
-const { createMonitor, workerStats, primaryStats } = require('../../lib/telemetry')
-const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('../../lib/process-io')
+const { createFaultLog } = require('../../lib/serving/faults')
+const { createMonitor, workerStats, primaryStats } = require('../../lib/serving/process-telemetry')
+const { log, loggedFaults, portInUse, readyLine, STOP_GRACE_MS, EXIT_LISTEN_FAILED, PARENT_GONE } = require('../../lib/serving/process-io')
 
 const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000

@@ -7,8 +7,8 @@ const { createApp } = require('./app')
 const { createHttpApp } = require('./http-app')
 const { createSyncStore, createAsyncStore } = require('./store')
 const { createPoolStore } = require('./store-pool')
-const { STATS_FIELD, STATS_PATH } = require('../../lib/telemetry')
-const { log, STOP_GRACE_MS } = require('../../lib/process-io')
+const { STATS_FIELD, STATS_PATH } = require('../../lib/serving/process-telemetry')
+const { log, STOP_GRACE_MS } = require('../../lib/serving/process-io')
 const { limitPipelining } = require('./pipeline')
 const { KINDS, isMultiProcess } = require('../../lib/kinds')
 
@@ -19,8 +19,8 @@ const PIPELINE_LIMIT = 16 // requests of one connection in the app at once (serv
  * Builds the http.Server for one process, with every HTTP limit set explicitly.
  * @param {string} kind a name in lib/kinds.js
  * @param {object} config a validated config
- * @param {object} stats this process's telemetry (lib/telemetry.js)
- * @param {object} [faults] where storage faults go (lib/faults.js)
+ * @param {object} stats this process's telemetry (lib/serving/process-telemetry.js)
+ * @param {object} [faults] where storage faults go (lib/serving/faults.js)
  * @returns {http.Server}
  */
 function createServer (kind, config, stats, faults) {

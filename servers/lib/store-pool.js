@@ -7,8 +7,8 @@
 
 const path = require('node:path')
 const { Piscina } = require('piscina')
-const { log } = require('../../lib/process-io')
-const { uvThreadpoolSize } = require('../../lib/env')
+const { log } = require('../../lib/serving/process-io')
+const { uvThreadpoolSize } = require('../../lib/results/environment')
 const { sortPieces } = require('./store-shared')
 
 const THREAD = path.join(__dirname, 'pool-thread.js')

@@ -21,14 +21,14 @@ const { clientPools } = require('../interleaved/rounds')
 const { searchCapacity, CONFIRM } = require('./search')
 const { judgeProbe, probeSeconds } = require('./judge')
 const { minRequests } = require('../../lib/slo')
-const { median } = require('../../lib/stats')
-const { SUMMARY } = require('../../lib/dimensions')
+const { median } = require('../../lib/median')
+const { SUMMARY } = require('../../lib/results/dimensions')
 
 const CLOSED_OPS = 1000 // the closed-loop window after the warm-up, operations per client process
 const PROBE_COLUMNS = ['cell', 'round', 'stage', 'rate', 'seconds', 'achieved', 'sent', 'requests', 'late', 'onTime', 'failed', 'passed',
   'invalid', 'reason', 'p50', 'p90', 'p99', 'p999', 'p50_GET', 'p90_GET', 'p99_GET', 'p999_GET', 'p50_PUT', 'p90_PUT', 'p99_PUT', 'p999_PUT',
   'windowP50s', 'windowsOver']
-const COLUMNS = SUMMARY.capacity.columns // lib/dimensions.js
+const COLUMNS = SUMMARY.capacity.columns // lib/results/dimensions.js
 const TABLE = [
   { title: 'capacity req/s [interval]', key: 'capacity', interval: true },
   { title: 'closed-loop ops/s', key: 'closedOpsPerSec' },

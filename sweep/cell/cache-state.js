@@ -14,8 +14,8 @@
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { residency, evict, touch, readBytes, vmtouchProblem } = require('../../storage/cache')
-const { usesDelayLayer } = require('../../lib/dimensions')
-const { processTable, processTree } = require('../../lib/interference')
+const { usesDelayLayer } = require('../../lib/results/dimensions')
+const { processTable, processTree } = require('../../lib/machine/cpu-share')
 
 const SLACK_BYTES = 32 * 1024 * 1024 // what the server may grow by in a round without reclaiming its own memory
 const PAGE_BYTES = 4096

@@ -6,9 +6,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../../lib/config')
-const { SUMMARY, dimensionRow } = require('../../lib/dimensions')
-const { runtimeLabel } = require('../../lib/runtimes')
-const { formatHgrm, decodeHistogram } = require('../../lib/hgrm')
+const { SUMMARY, dimensionRow } = require('../../lib/results/dimensions')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
+const { formatHgrm, decodeHistogram } = require('../../lib/results/hgrm')
 const { costFigures, storageFigures, BUSY_UTILIZATION } = require('./cost')
 const { withServer, storageNow } = require('./harness')
 const { runGroup, groupCpuUs } = require('./process-group')
@@ -16,7 +16,7 @@ const { writeText } = require('../results/folder')
 const { connectRun } = require('./placement')
 
 const CLIENT = path.join(ROOT, 'client')
-const COLUMNS = SUMMARY.sweep.columns // lib/dimensions.js: the dimensions' columns, then the figures
+const COLUMNS = SUMMARY.sweep.columns // lib/results/dimensions.js: the dimensions' columns, then the figures
 const PROBLEMS = ['lost', 'duplicated', 'torn', 'unknown']
 // The figures of the end-of-run table.
 const TABLE = [

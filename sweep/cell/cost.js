@@ -1,6 +1,6 @@
 'use strict'
 // The summary's server-telemetry and CPU-per-request columns of one run, read from the client's
-// JSON (client/report.js, its serverStats from lib/telemetry.js), and the client-bound rule.
+// JSON (client/report.js, its serverStats from lib/serving/process-telemetry.js), and the client-bound rule.
 
 // Mean event-loop utilization below which the server's loops had idle time to spare.
 const BUSY_UTILIZATION = 0.8

@@ -9,18 +9,18 @@ const path = require('node:path')
 const { writeJson, openLog } = require('../results/folder')
 const { startServer } = require('./server')
 const { groupMembers } = require('./process-group')
-const { listenMechanism } = require('../../lib/listeners')
+const { listenMechanism } = require('../../lib/machine/listeners')
 const { mountDelayFs } = require('../../storage')
 const { writeDataSet, evict } = require('../../storage/cache')
 const { makeCgroup } = require('../../storage/cgroup')
 const { runBase } = require('../../storage/cgroup-base')
 const { placeRun } = require('./placement')
 const { KINDS } = require('../../lib/kinds')
-const { serverEnv, usesDelayLayer } = require('../../lib/dimensions') // serverEnv: the cell's dimensions that reach the server as environment variables
+const { serverEnv, usesDelayLayer } = require('../../lib/results/dimensions') // serverEnv: the cell's dimensions that reach the server as environment variables
 const { remoteServer } = require('../hosts/hosts')
 const { openData } = require('../../client/data-host')
-const { processCpuUs } = require('../../lib/proc')
-const { profileEnv, profileSpool, PERF_FLAGS } = require('../../lib/profiler')
+const { processCpuUs } = require('../../lib/machine/proc')
+const { profileEnv, profileSpool, PERF_FLAGS } = require('../../lib/serving/profiler')
 
 /**
  * Starts a fresh server of the cell's kind and config on a fresh data folder (behind the delay
@@ -113,7 +113,7 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
 }
 
 /**
- * How the server's processes share its port, read from the kernel once it listens (lib/listeners.js): a runtime's
+ * How the server's processes share its port, read from the kernel once it listens (lib/machine/listeners.js): a runtime's
  * cluster need not be Node's (Bun's binds a socket per worker); HAProxy for the balanced kinds.
  */
 function mechanismOf (kind, server) {

@@ -5,7 +5,7 @@
 
 const { checkNetns, createHosts, cleanStaleHosts } = require('../../network/netns')
 const { startDelayProxy } = require('../../network/delay-proxy')
-const { planCpuset, pinPrefix, checkCpuset, cpuList } = require('../../lib/cpuset')
+const { planCpuset, pinPrefix, checkCpuset, cpuList } = require('../../lib/machine/cpuset')
 const { oneOf } = require('../../lib/config')
 
 const HOSTS = ['local', 'netns']

@@ -9,8 +9,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { ROOT } = require('../../lib/config')
-const { WATCHED } = require('../../lib/parent-watch')
-const { readStat } = require('../../lib/proc')
+const { WATCHED } = require('../../lib/machine/parent-watch')
+const { readStat } = require('../../lib/machine/proc')
 
 const STOP_GRACE_MS = 5000 // servers and clients exit within 5 s of SIGTERM
 const KILL_WAIT_MS = 2000
@@ -71,7 +71,7 @@ async function emptied (pgid, ms) {
  * @returns {import('node:child_process').ChildProcess}
  */
 function spawnGroup (script, args, { log, env = process.env, stdout = log.fd, execPath = process.execPath, execArgs = [], prefix = [], cwd }) {
-  // The child watches us through its stdin (lib/parent-watch.js): a SIGKILL of the sweep ends it too.
+  // The child watches us through its stdin (lib/machine/parent-watch.js): a SIGKILL of the sweep ends it too.
   const [command, ...first] = [...prefix, execPath, ...execArgs]
   const child = spawn(command, [...first, script, ...args], { detached: true, cwd, env: { ...env, ...WATCHED.env }, stdio: [WATCHED.stdin, stdout, log.fd] })
   live.add(child)

@@ -7,7 +7,7 @@ const readline = require('node:readline')
 const { ROOT } = require('../../lib/config')
 const { spawnGroup, stopGroup } = require('./process-group')
 
-const { READY_LINE } = require('../../lib/process-io')
+const { READY_LINE } = require('../../lib/serving/process-io')
 
 function waitReady (child, log, timeoutMs, signal) {
   return new Promise((resolve, reject) => {

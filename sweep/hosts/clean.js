@@ -2,14 +2,14 @@
 // Run on another host over ssh by `./run_benchmark.sh hosts clean` (sweep/hosts/hosts.js), from that host's
 // checkout: `node sweep/hosts/clean.js DATA_DIR` ends what a run of this project that is gone left
 // there, touching only what the project named: processes whose command line holds cbench-remote-
-// (servers, pool workers and data workers of a run's folder) or lib/ipc-relay.js (the relays of
+// (servers, pool workers and data workers of a run's folder) or lib/machine/ipc-relay.js (the relays of
 // remote processes); then the folders DATA_DIR/cbench-remote-*. SIGTERM, SIGKILL after 3 s.
 // Prints one JSON line: { ended: [{ pid, command }], removed: [path] }.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
-const { readStat } = require('../../lib/proc')
+const { readStat } = require('../../lib/machine/proc')
 
 const NAMED = /cbench-remote-|lib\/ipc-relay\.js/
 const GRACE_MS = 3000

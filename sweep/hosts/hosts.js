@@ -1,16 +1,16 @@
 'use strict'
 // The other machines of a run (--serverHost, --clientHosts) and `./run_benchmark.sh hosts check`:
-// each host reached over ssh (lib/ssh.js) runs sweep/hosts/probe.js from its checkout (at this
+// each host reached over ssh (lib/machine/ssh.js) runs sweep/hosts/probe.js from its checkout (at this
 // checkout's path, or --remoteDir) and says what it has. A host that cannot be reached, has no
 // checkout, a checkout at another commit, or not the Node a cell needs stops the run before any
 // cell, with one line naming it.
 
 const path = require('node:path')
 const { ROOT, ConfigError, checked, runMain, loadConfig } = require('../../lib/config')
-const { HOST_OPTIONS, runRemote, shellQuote, sshArgs, sshBinary, inDir } = require('../../lib/ssh')
+const { HOST_OPTIONS, runRemote, shellQuote, sshArgs, sshBinary, inDir } = require('../../lib/machine/ssh')
 const { commit: localCommit } = require('./probe')
-const { usesDelayLayer } = require('../../lib/dimensions')
-const { splitId } = require('../../lib/runtimes')
+const { usesDelayLayer } = require('../../lib/results/dimensions')
+const { splitId } = require('../../lib/install/runtime-specs')
 
 /**
  * The hosts a command names, each with its role.
@@ -126,7 +126,7 @@ function remotePath (dir, p) {
 
 /**
  * How a cell's server starts on the server host: ssh runs `cd DIR && exec env WATCH_PARENT=stdin VAR=...
- * NODE servers/KIND.js ARGS` there. The server watches its stdin (lib/parent-watch.js), which ends
+ * NODE servers/KIND.js ARGS` there. The server watches its stdin (lib/machine/parent-watch.js), which ends
  * with the ssh session: when the run stops it, and when its control node is killed.
  * @param {object} remote from planRemote
  * @param {{ kind: string, node: string }} cell

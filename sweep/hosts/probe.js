@@ -7,7 +7,7 @@
 const { execFileSync } = require('node:child_process')
 const os = require('node:os')
 const { ROOT } = require('../../lib/config')
-const { binaryFor } = require('../../lib/node-versions')
+const { binaryFor } = require('../../lib/install/node-versions')
 
 /** This checkout's commit, or null outside git. */
 function commit () {

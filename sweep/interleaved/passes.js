@@ -2,20 +2,20 @@
 // The measured part of a round: passes over the live cells (sweep/interleaved/live-cells.js), each pass a
 // window of a fixed number of operations per cell in a new shuffled order, so that a slow moment
 // of the machine falls on every cell nearly alike. The machine is sampled between passes
-// (lib/interference.js); a pass in which other processes or the hypervisor took more than
+// (lib/machine/cpu-share.js); a pass in which other processes or the hypervisor took more than
 // --maxInterference of the CPU is dropped, judged by that figure alone, and run again once the
 // machine is quiet (sampled every half second, for at most QUIET_WAIT_MS), so that a long
 // disturbance costs waiting, not windows.
 
 const { resetServerStats, readServerStats } = require('../../client/server-stats')
-const { sampleMachine, interferenceBetween } = require('../../lib/interference')
+const { sampleMachine, interferenceBetween } = require('../../lib/machine/cpu-share')
 const { shuffle } = require('../../lib/random')
 
 const QUIET_SAMPLE_MS = 500
 const QUIET_WAIT_MS = 60000
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-// The machine as lib/interference.js reads it; tests give a scripted one.
+// The machine as lib/machine/cpu-share.js reads it; tests give a scripted one.
 const MACHINE = { sample: sampleMachine, between: interferenceBetween, quietMs: QUIET_SAMPLE_MS }
 
 // Waits until half a second passes with others below the limit (or the wait or the run's budget
@@ -85,7 +85,7 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
  *   around?: { before(pass: number): Promise<void>, after(pass: number): Promise<void> },
  *   machine?: { sample(): object, between(a, b): object, quietMs: number } }} ctx deadline: when the budget ends
  *   (Date.now() ms); onPass: told each pass and its windows as it ends; around: called before and after each pass's
- *   windows (the profiled rounds switch the profilers); machine: lib/interference.js unless a test scripts it
+ *   windows (the profiled rounds switch the profilers); machine: lib/machine/cpu-share.js unless a test scripts it
  * @returns {Promise<{ passes: object[], windows: object[], clean: number, disturbed: boolean }>} every pass
  *   (kept or not, with its interference) and every window; disturbed: too few clean passes while cells were left
  * @throws the abort reason if interrupted

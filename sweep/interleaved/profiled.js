@@ -12,7 +12,7 @@ const { beginRound } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses } = require('./passes')
 const { groupMembers } = require('../cell/process-group')
-const { threadsCpuNs } = require('../../lib/proc')
+const { threadsCpuNs } = require('../../lib/machine/proc')
 const { shuffle } = require('../../lib/random')
 const { openProfileSession } = require('../../profile/session')
 

@@ -11,7 +11,7 @@ const { writeJson, writeText } = require('../results/folder')
 const { buildReport } = require('../../client/report')
 const { formatCsv } = require('../../client/csv')
 const { mergeServerStats } = require('../../client/server-stats')
-const { describeEnv } = require('../../lib/env')
+const { describeEnv } = require('../../lib/results/environment')
 
 // A full disk, said first whatever else failed, or ''.
 function diskFull (json) {

@@ -12,13 +12,14 @@ const { openCells, warmCells, beginRound, closeCells } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses, MACHINE } = require('./passes')
 const { runProfiledRounds } = require('./profiled')
-const { sampleMachine } = require('../../lib/interference')
+const { sampleMachine } = require('../../lib/machine/cpu-share')
 const { createSummary, openLog } = require('../results/folder')
 const { mulberry32 } = require('../../lib/random')
 const { progressBar } = require('../../lib/progress')
 const { openPool } = require('../../client/pool')
 const { precision } = require('../../report/stats/precision')
-const { sweepRows } = require('../../report/data/read')
+const { runRows } = require('../../report/data/read')
+const { stopReason } = require('./stop')
 
 const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'cells', 'passes', 'measured', 'verify', 'total', 'precision']
 const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1', 'waitedMs']
@@ -121,7 +122,7 @@ async function runRounds ({ cells, options }, ctx, add) {
       if (disturbed) result.disturbed++
       else clean++
       result.rounds = round
-      const now = precision(sweepRows(written), options.margin)
+      const now = precision(runRows(written), options.margin)
       // Past --rounds, a cell all of whose comparisons are narrow enough is settled: it gets no more
       // windows (and rows), which go to the cells still needed.
       if (clean >= options.rounds) for (const c of state) c.settled ||= !now.needed(c.cell.id)
@@ -130,16 +131,8 @@ async function runRounds ({ cells, options }, ctx, add) {
         passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
       lap('rounds')
       say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
-      const overrun = () => seconds() + (seconds() - (timing.start + timing.warm) / 1000) / round > options.budget
-      const stop = (() => {
-        if (ctx.signal.aborted) return 'interrupted'
-        if (state.every((c) => c.failed)) return 'every cell failed'
-        if (clean >= options.maxRounds) return `${options.maxRounds} rounds (--maxRounds)`
-        if (result.disturbed > options.rounds) return `${result.disturbed} disturbed rounds, more than --rounds=${options.rounds}`
-        if (clean < options.rounds) return null
-        if (now.precise) return `every headline interval is narrow enough to decide (under ${options.margin * 100}% wide)`
-        return overrun() ? `another round would overrun the budget of ${options.budget} s` : null
-      })()
+      const stop = stopReason({ aborted: ctx.signal.aborted, allFailed: state.every((c) => c.failed), clean, disturbed: result.disturbed,
+        precise: now.precise, elapsed: seconds(), perRound: (seconds() - (timing.start + timing.warm) / 1000) / round }, options)
       if (stop) {
         result.stop = stop
         break

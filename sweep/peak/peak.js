@@ -5,7 +5,7 @@
 const path = require('node:path')
 const autocannon = require('autocannon')
 const hdr = require('hdr-histogram-js')
-const { forkRemote } = require('../../lib/remote-fork')
+const { forkRemote } = require('../../lib/machine/remote-fork')
 const { planRemote } = require('../hosts/hosts')
 const { loadConfig, int, ConfigError } = require('../../lib/config')
 const { KIND_NAMES, isMultiProcess, kindProblem } = require('../../lib/kinds')
@@ -13,7 +13,7 @@ const { runOptions, SWEEP_LISTS, RUN_OPTIONS, COMMON_FLAGS } = require('../plan/
 const { takeLists, cross } = require('../plan/lists')
 const { schedule } = require('../plan/schedule')
 const { resolveRuntimes } = require('../plan/runtimes')
-const { nodeSpec } = require('../../lib/node-versions')
+const { nodeSpec } = require('../../lib/install/node-versions')
 const { withServer, dataOf } = require('../cell/harness')
 const { writeJson } = require('../results/folder')
 

@@ -1,11 +1,11 @@
 'use strict'
 // The cells of a command that runs them (sweep, quick, versions, capacity, run): its preset's grid and
-// the list flags crossed, each cell with its id (suffixes from lib/dimensions.js) and config, the A/A
+// the list flags crossed, each cell with its id (suffixes from lib/results/dimensions.js) and config, the A/A
 // pair (sweep/plan/aa.js), the storage-latency slice, the Node binaries; checked whole before anything runs.
 
 const { loadConfig, ConfigError, checked, oneOf } = require('../../lib/config')
 const { KINDS, KIND_NAMES, isMultiProcess, kindProblem, fsyncProblem } = require('../../lib/kinds')
-const { SUFFIXES, MOOT, CONFIG_KEYS, VALIDATORS, firstValues, usesDelayLayer, valueLabel } = require('../../lib/dimensions')
+const { SUFFIXES, MOOT, CONFIG_KEYS, VALIDATORS, firstValues, usesDelayLayer, valueLabel } = require('../../lib/results/dimensions')
 const { aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { planStorage, coldProblem } = require('./storage')

@@ -1,14 +1,14 @@
 'use strict'
 // The flags of the commands that run cells, as validator tables (lib/config.js's `extra`): those every
 // such command takes, the interleaved commands' (rounds, passes, budget), capacity's, and the grid's
-// list flags (one per dimension, lib/dimensions.js); with the defaults no preset overrides.
+// list flags (one per dimension, lib/results/dimensions.js); with the defaults no preset overrides.
 
 const crypto = require('node:crypto')
 const { rule, refuse, int, str, bool } = require('../../lib/config')
-const { VALIDATORS } = require('../../lib/dimensions')
-const { nodeSpec } = require('../../lib/node-versions')
+const { VALIDATORS } = require('../../lib/results/dimensions')
+const { nodeSpec } = require('../../lib/install/node-versions')
 const { parseSlo } = require('../../lib/slo')
-const { HOST_OPTIONS } = require('../../lib/ssh')
+const { HOST_OPTIONS } = require('../../lib/machine/ssh')
 const { parseAa } = require('./aa')
 const { hostsOption } = require('../cell/placement')
 
@@ -57,7 +57,7 @@ const rateList = Object.assign((v) => String(v).split(',').map((part, k, parts) 
 const CAPACITY_OPTIONS = { slo: parseSlo, precision: share(0, 1), startRate: int(1, 1000000), endRate: int(1, 1000000), probe: int(1, 60), rates: rateList }
 /** Every flag of sweep, quick, versions, capacity and run but the list flags. */
 const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, ...CAPACITY_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
-/** The list flags: one per dimension of lib/dimensions.js, and --node, which is --runtime=node@... (sweep/plan/grid.js). */
+/** The list flags: one per dimension of lib/results/dimensions.js, and --node, which is --runtime=node@... (sweep/plan/grid.js). */
 const SWEEP_LISTS = { ...VALIDATORS, node: nodeSpec }
 /** A free port for every server, unless the user names one. */
 const COMMON_FLAGS = ['--serverPort=0']

@@ -3,9 +3,9 @@
 // binaries, one per exact version (one not in the cache is installed there first), and --clientNode, the one
 // Node every client runs on so that the load generator's own cost is the same in every cell.
 
-const { resolveNode } = require('../../lib/node-versions')
-const { resolveRuntime } = require('../../lib/runtimes')
-const { installRuntime } = require('../../lib/node-install')
+const { resolveNode } = require('../../lib/install/node-versions')
+const { resolveRuntime } = require('../../lib/install/runtime-specs')
+const { installRuntime } = require('../../lib/install/node-install')
 
 const say = (line) => process.stderr.write(`${line}\n`)
 
@@ -22,7 +22,7 @@ function sweepNode () {
  * that cannot be had (no registry) is left out with one line; when none is left, the first reason throws.
  * @param {string[]|undefined} specs the --runtime list, or undefined for the Node running the sweep
  * @param {{ notify?: (line: string) => void, install?: Function, cacheDir?: string }} [how]
- * @returns {object[]} records from lib/runtimes.js resolveRuntime, in the order given
+ * @returns {object[]} records from lib/install/runtime-specs.js resolveRuntime, in the order given
  * @throws {ConfigError} naming a value that cannot be had
  */
 function resolveRuntimes (specs = ['node'], { notify = say, install = installRuntime, cacheDir } = {}) {

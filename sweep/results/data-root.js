@@ -5,7 +5,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { readStat } = require('../../lib/proc')
+const { readStat } = require('../../lib/machine/proc')
 
 const OWNER = '.sweep-owner'
 

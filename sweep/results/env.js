@@ -7,8 +7,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../../lib/config')
-const { describeEnv, SCHED_POLICY_DEFAULT } = require('../../lib/env')
-const { RESULTS_FORMAT } = require('../../lib/dimensions') // the results folder's layout (docs/REFERENCE.md, env.json)
+const { describeEnv, SCHED_POLICY_DEFAULT } = require('../../lib/results/environment')
+const { RESULTS_FORMAT } = require('../../lib/results/dimensions') // the results folder's layout (docs/REFERENCE.md, env.json)
 const { haproxyVersion } = require('../../lib/haproxy-check')
 
 function git (args) {

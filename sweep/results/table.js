@@ -2,9 +2,7 @@
 // The compact table printed on stderr at the end of a run: per cell, how many repeats were valid,
 // the median of each figure over the valid ones and marks (footnoted); then each invalid run's reason.
 
-const { SETTLED_NOTE } = require('../../report/page/tables')
-const { median } = require('../../lib/stats')
-const { intervalOfMedian } = require('../../report/stats/intervals')
+const { median, intervalOfMedian, SETTLED_NOTE } = require('../../lib/median')
 
 /**
  * @param {object[]} rows summary rows

@@ -12,7 +12,7 @@ const { haproxyConfig } = require('../../balancer/haproxy-config')
 const { parseStat } = require('../../balancer/haproxy')
 const { checkHaproxy } = require('../../lib/haproxy-check')
 const { backendFigures, balancerFigures, mergeTelemetry } = require('../../balancer/stats')
-const { fairness } = require('../../lib/stats')
+const { fairness } = require('../../lib/median')
 
 const CONFIG = { headersTimeout: 10000, requestTimeout: 30000, keepAliveTimeout: 5000, timeout: 60000 }
 const HOW = {

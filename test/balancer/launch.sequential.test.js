@@ -10,7 +10,7 @@ const { setTimeout: sleep } = require('node:timers/promises')
 const { startServer, spawnServer, isAlive } = require('../fixtures/server')
 const { checkHaproxy } = require('../../lib/haproxy-check')
 const { cleanStaleRunDirs } = require('../../balancer/run-dir')
-const { isAlive: procAlive } = require('../../lib/proc')
+const { isAlive: procAlive } = require('../../lib/machine/proc')
 
 const missing = checkHaproxy()
 if (missing) t.plan(0, missing)

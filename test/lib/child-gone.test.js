@@ -1,12 +1,12 @@
 'use strict'
-// lib/child-gone.js: a forked child is gone only once it has exited and its last message has
+// lib/machine/child-gone.js: a forked child is gone only once it has exited and its last message has
 // been read, so a result sent just before exit is never lost (it was, 1 run in 60, when the
 // client took 'exit' as final).
 
 const { fork } = require('node:child_process')
 const path = require('node:path')
 const t = require('tap')
-const { onGone } = require('../../lib/child-gone')
+const { onGone } = require('../../lib/machine/child-gone')
 const { ROOT } = require('../../lib/config')
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'send-and-exit.js')

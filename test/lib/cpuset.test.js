@@ -4,7 +4,7 @@
 const t = require('tap')
 const { spawn } = require('node:child_process')
 const { once } = require('node:events')
-const { allowedCpus, planCpuset, pinPrefix, checkCpuset, processCpus } = require('../../lib/cpuset')
+const { allowedCpus, planCpuset, pinPrefix, checkCpuset, processCpus } = require('../../lib/machine/cpuset')
 
 t.test('the allowed cores are read from a Cpus_allowed_list', async (t) => {
   t.same(allowedCpus('Name:\tnode\nCpus_allowed_list:\t0-3,6,8-9\n'), [0, 1, 2, 3, 6, 8, 9])

@@ -1,12 +1,12 @@
 'use strict'
-// lib/dimensions.js: every dimension declared whole, and what the grid, help, harness, rows and
+// lib/results/dimensions.js: every dimension declared whole, and what the grid, help, harness, rows and
 // report derive from it.
 
 const t = require('tap')
 const {
   DIMENSIONS, VALIDATORS, SUFFIXES, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, LINE_DIMENSIONS,
   CELL_KEYS, firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel, usesDelayLayer, delayOrder, IO_DEPTH, MOOT
-} = require('../../lib/dimensions')
+} = require('../../lib/results/dimensions')
 const { loadConfig, SCHEMA, ValueError } = require('../../lib/config')
 const { planSweep } = require('../../sweep/commands')
 

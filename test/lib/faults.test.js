@@ -3,9 +3,9 @@
 
 const t = require('tap')
 const http = require('node:http')
-const { createFaultLog, describeFault, faultLine } = require('../../lib/faults')
+const { createFaultLog, describeFault, faultLine } = require('../../lib/serving/faults')
 const { createApp } = require('../../servers/lib/app')
-const { createMonitor, localStats } = require('../../lib/telemetry')
+const { createMonitor, localStats } = require('../../lib/serving/process-telemetry')
 const { request } = require('../fixtures/server')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -4,7 +4,7 @@
 
 const t = require('tap')
 const { createRecord, recordLatency, serializeRecord, summarize } = require('../../client/stats')
-const { formatHgrm, decodeHistogram, mergeHistograms, parseHgrm } = require('../../lib/hgrm')
+const { formatHgrm, decodeHistogram, mergeHistograms, parseHgrm } = require('../../lib/results/hgrm')
 
 // A client record of n latencies (µs) from a fixed long-tailed distribution.
 function record (n, scale = 1) {

@@ -1,12 +1,12 @@
 'use strict'
-// lib/interference.js: what else used the machine between two samples, as shares of all its CPU:
+// lib/machine/cpu-share.js: what else used the machine between two samples, as shares of all its CPU:
 // the run's own process tree, other processes (exact per-thread run time), steal and iowait.
 
 const { spawn } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const t = require('tap')
-const { sampleMachine, interferenceBetween, processTree, processTable } = require('../../lib/interference')
+const { sampleMachine, interferenceBetween, processTree, processTable } = require('../../lib/machine/cpu-share')
 
 const CPUS = os.availableParallelism()
 const cpu = (fields) => ({ user: 0, nice: 0, system: 0, idle: 0, iowait: 0, irq: 0, softirq: 0, steal: 0, ...fields })

@@ -5,7 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const t = require('tap')
-const { listenMechanism, listeningInodes } = require('../../lib/listeners')
+const { listenMechanism, listeningInodes } = require('../../lib/machine/listeners')
 
 const HEAD = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n'
 // A /proc/net/tcp line: the local port, the state (0A listen, 01 established) and the socket's inode.

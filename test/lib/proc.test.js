@@ -1,10 +1,10 @@
 'use strict'
-// lib/proc.js: the one reader of /proc/PID/stat and of the threads' schedstat and status (Linux).
+// lib/machine/proc.js: the one reader of /proc/PID/stat and of the threads' schedstat and status (Linux).
 
 const t = require('tap')
 const { spawn } = require('node:child_process')
 const { once } = require('node:events')
-const { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps } = require('../../lib/proc')
+const { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps } = require('../../lib/machine/proc')
 
 t.test('this process: its parent, group, a running state and CPU time it has spent', async (t) => {
   const stat = readStat(process.pid)

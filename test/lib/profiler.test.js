@@ -1,12 +1,12 @@
 'use strict'
-// lib/profiler.js and lib/fs-waits.js: a window is profiled only while the folder holds `on`; the
+// lib/serving/profiler.js and lib/serving/fs-waits.js: a window is profiled only while the folder holds `on`; the
 // profile lands there; fs calls are timed while watched and fs is whole again after.
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { createProfiler, profileEnv, ON, PERF_FLAGS } = require('../../lib/profiler')
-const { watchFs } = require('../../lib/fs-waits')
+const { createProfiler, profileEnv, ON, PERF_FLAGS } = require('../../lib/serving/profiler')
+const { watchFs } = require('../../lib/serving/fs-waits')
 
 t.test('without BENCH_PROFILE_DIR there is no profiler', async (t) => {
   t.equal(createProfiler({}), null)

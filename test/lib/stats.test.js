@@ -1,8 +1,8 @@
 'use strict'
-// lib/stats.js: the median and Jain's fairness index every room uses.
+// lib/median.js: the median and Jain's fairness index every room uses.
 
 const t = require('tap')
-const { median, fairness } = require('../../lib/stats')
+const { median, fairness } = require('../../lib/median')
 
 t.test('the median of an odd count is the middle value, of an even count the mean of the middle two', async (t) => {
   t.equal(median([3, 1, 2]), 2)

@@ -4,7 +4,7 @@
 const t = require('tap')
 const { KINDS, startServer, request } = require('../fixtures/server')
 const { isMultiProcess, KINDS: KIND_MODELS } = require('../../lib/kinds')
-const { summarize, createMonitor } = require('../../lib/telemetry')
+const { summarize, createMonitor } = require('../../lib/serving/process-telemetry')
 
 const snap = (role, requests, utilization = 0.5) => ({ role, requests, utilization, cpuUs: { user: 10, system: 5 } })
 
@@ -18,13 +18,13 @@ t.test('summarize adds requests and CPU, and scores fairness with Jain\'s index'
   t.equal(summarize('k', [snap('single', 0)]).totals.fairness, 1, 'no requests is not unfair')
 })
 
-// createMonitor over a histogram of the test's: lib/telemetry.js loaded afresh while
+// createMonitor over a histogram of the test's: lib/serving/process-telemetry.js loaded afresh while
 // monitorEventLoopDelay gives that one, so that what it makes of the figures is checked exactly,
 // whatever this machine's timers did.
 function monitorOver (histogram) {
   const perf = require('node:perf_hooks')
   const real = perf.monitorEventLoopDelay
-  const file = require.resolve('../../lib/telemetry')
+  const file = require.resolve('../../lib/serving/process-telemetry')
   perf.monitorEventLoopDelay = () => histogram
   delete require.cache[file]
   try {

@@ -2,7 +2,7 @@
 // The USL fit recovers known parameters from synthetic throughput.
 
 const t = require('tap')
-const { fitUsl, uslThroughput } = require('../../lib/usl')
+const { fitUsl, uslThroughput } = require('../../lib/usl-model')
 const { mulberry32: rng } = require('../../lib/random')
 
 t.test('exact points give back λ, σ, κ and the peak', async (t) => {

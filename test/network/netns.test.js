@@ -12,7 +12,7 @@ const { once } = require('node:events')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { checkNetns, createHosts, cleanStaleHosts, listNamespaces, listLinks } = require('../../network/netns')
 const { startDelayProxy } = require('../../network/delay-proxy')
-const { isAlive } = require('../../lib/proc')
+const { isAlive } = require('../../lib/machine/proc')
 
 const missing = checkNetns()
 

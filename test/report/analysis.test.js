@@ -10,7 +10,7 @@ const path = require('node:path')
 const { parse } = require('csv-parse/sync')
 const { stringify } = require('csv-stringify/sync')
 const { renderReport } = require('../../report')
-const { median } = require('../../lib/stats')
+const { median } = require('../../lib/median')
 const { writeSweepFolder, KIND_SPEED, USL_TRUTH, JITTER } = require('../fixtures/results-folder')
 const { checkXmlish } = require('../fixtures/xmlish')
 

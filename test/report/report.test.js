@@ -11,7 +11,7 @@ const { stringify } = require('csv-stringify/sync')
 const { renderReport } = require('../../report')
 const { writeSweepFolder, writePeakFolder, INJECTION } = require('../fixtures/results-folder')
 const { checkXmlish } = require('../fixtures/xmlish')
-const { parseHgrm, decodeHistogram } = require('../../lib/hgrm')
+const { parseHgrm, decodeHistogram } = require('../../lib/results/hgrm')
 
 const SUBTITLE = '2 cores · Node v20.20.2'
 const read = (file) => fs.readFileSync(file, 'utf8')

@@ -4,7 +4,7 @@
 const t = require('tap')
 const http = require('node:http')
 const { createApp } = require('../../servers/lib/app')
-const { createMonitor, localStats } = require('../../lib/telemetry')
+const { createMonitor, localStats } = require('../../lib/serving/process-telemetry')
 const { request } = require('../fixtures/server')
 
 t.test('a 5xx body never shows a path or an fs message; the log does', async (t) => {

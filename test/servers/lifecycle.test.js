@@ -38,7 +38,7 @@ for (const kind of KINDS) {
     socket.write('-half') // no end(): a half-closed HTTP/1.1 socket aborts its request
     const { code } = await srv.exit
     t.equal(code, 0, 'exit status 0')
-    // The promise (lib/process-io.js STOP_GRACE_MS): SIGTERM to exit under 5 s. The graceful stop takes about
+    // The promise (lib/serving/process-io.js STOP_GRACE_MS): SIGTERM to exit under 5 s. The graceful stop takes about
     // 0.3 s here, the request's 200 ms included: the bound is over ten times that.
     t.ok(Date.now() - signalled < 5000, `exits within 5 s (${Date.now() - signalled} ms)`)
     await closed

@@ -8,7 +8,7 @@ const net = require('node:net')
 const t = require('tap')
 const { MISSING, startServer, spawnServer, request } = require('../fixtures/server')
 const { reusePortProblem } = require('../../lib/kinds')
-const { probeNode, systemNode } = require('../../lib/node-versions')
+const { probeNode, systemNode } = require('../../lib/install/node-versions')
 
 const KIND = 'sync-reuseport'
 const skip = MISSING[KIND] && `no Node here runs ${KIND}: ${MISSING[KIND]}`

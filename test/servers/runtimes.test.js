@@ -7,9 +7,9 @@ const fs = require('node:fs')
 const path = require('node:path')
 const t = require('tap')
 const { startServer, request } = require('../fixtures/server')
-const { cachedRuntimes, RUNTIMES } = require('../../lib/runtimes')
-const { listenMechanism } = require('../../lib/listeners')
-const { processTable, processTree } = require('../../lib/interference')
+const { cachedRuntimes, RUNTIMES } = require('../../lib/install/runtime-specs')
+const { listenMechanism } = require('../../lib/machine/listeners')
+const { processTable, processTree } = require('../../lib/machine/cpu-share')
 
 const KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
 // What each runtime's cluster was seen to do on Linux: Node's primary accepts and hands out connections; Bun's workers each

@@ -147,7 +147,7 @@ for (const command of pick(['sweep'], Object.keys(SWEEPS))) {
     const marker = path.join(root, 'data')
     process.kill(child.pid, 'SIGKILL')
     await done
-    // At most 5 s, the promise in the name; what the sweep started hears its end at once (lib/parent-watch.js).
+    // At most 5 s, the promise in the name; what the sweep started hears its end at once (lib/machine/parent-watch.js).
     const { left, ms } = await allGone(marker)
     t.same(left, [], `nothing left (after ${ms} ms)`)
     t.equal(fs.readdirSync(marker).length, 1, 'the killed sweep left its data root')

@@ -5,9 +5,9 @@
 const path = require('node:path')
 const t = require('tap')
 const { runSweep } = require('../fixtures/sweep-run')
-const { cachedNodes, probeNode, systemNode } = require('../../lib/node-versions')
-const { lineStatus } = require('../../lib/node-lines')
-const { cachedRuntimes } = require('../../lib/runtimes')
+const { cachedNodes, probeNode, systemNode } = require('../../lib/install/node-versions')
+const { lineStatus } = require('../../lib/install/node-lines')
+const { cachedRuntimes } = require('../../lib/install/runtime-specs')
 
 const OFFLINE = { npm_config_registry: 'http://127.0.0.1:9/' }
 

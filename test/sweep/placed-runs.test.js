@@ -10,7 +10,7 @@ const { setTimeout: sleep } = require('node:timers/promises')
 const { runSweep, startSweep, resultsDir, readSummary, loggedPids, isGone } = require('../fixtures/sweep-run')
 const { checkHaproxy } = require('../../lib/haproxy-check')
 const { checkNetns, listNamespaces, listLinks } = require('../../network/netns')
-const { checkCpuset } = require('../../lib/cpuset')
+const { checkCpuset } = require('../../lib/machine/cpuset')
 
 const SMALL = ['--nOperations=200', '--warmup=20', '--nFiles=4']
 

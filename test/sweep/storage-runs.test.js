@@ -12,7 +12,7 @@ const t = require('tap')
 const { startSweep, runSweep, resultsDir, readSummary, loggedPids } = require('../fixtures/sweep-run')
 const { checkFuse } = require('../../storage')
 const { delayfsMounts, cleanStaleMounts } = require('../../storage/stale')
-const { isAlive } = require('../../lib/proc')
+const { isAlive } = require('../../lib/machine/proc')
 const { groupMembers } = require('../../sweep/cell/process-group')
 
 const skip = checkFuse()

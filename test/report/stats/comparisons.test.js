@@ -76,3 +76,11 @@ t.test('a sync pool (nServers 1: its threads are libuv\'s) meets async and sync 
     'sync: 1 process + libuv-sized thread pool vs cluster of 4 workers'
   ])
 })
+
+t.test('a cell\'s settings in words: the delay layer is named where its latency is not in the variant', async (t) => {
+  const { settingsLabel } = require('../../../report/stats/comparisons')
+  t.equal(settingsLabel('storage=delay'), 'delay layer', 'storage-check: its cells differ by storage alone')
+  t.equal(settingsLabel('storage=cold'), 'real disk, cold cache')
+  t.equal(settingsLabel('ioDelay=1000, storage=delay'), '1 ms storage', 'the latency says it')
+  t.equal(settingsLabel('ioDelay=off'), 'plain folder')
+})

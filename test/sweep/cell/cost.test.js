@@ -4,7 +4,7 @@
 
 const t = require('tap')
 const { costFigures, isClientBound } = require('../../../sweep/cell/cost')
-const { summarize } = require('../../../lib/telemetry')
+const { summarize } = require('../../../lib/serving/process-telemetry')
 
 const proc = (role, requests, utilization, cpuUs, p50, p99) =>
   ({ pid: 1, role, requests, windowMs: 1000, utilization, cpuUs: { user: cpuUs, system: 0 }, eventLoopDelayUs: { min: 1, mean: 2, p50, p99, max: 99999 } })

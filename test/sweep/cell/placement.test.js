@@ -5,8 +5,8 @@
 const t = require('tap')
 const http = require('node:http')
 const { placementProblem, placeRun, connectRun, hostsOption } = require('../../../sweep/cell/placement')
-const { VALIDATORS: { rtt: rttValue, cpuset: cpusetValue } } = require('../../../lib/dimensions')
-const { checkCpuset } = require('../../../lib/cpuset')
+const { VALIDATORS: { rtt: rttValue, cpuset: cpusetValue } } = require('../../../lib/results/dimensions')
+const { checkCpuset } = require('../../../lib/machine/cpuset')
 
 t.test('the validators name what they take', async (t) => {
   t.equal(hostsOption('netns'), 'netns')

@@ -1,8 +1,8 @@
 'use strict'
-// Other hosts over ssh: lib/ssh.js (host forms, --ssh words, the ssh command line), `hosts check`
+// Other hosts over ssh: lib/machine/ssh.js (host forms, --ssh words, the ssh command line), `hosts check`
 // and `hosts clean`, and run, quick and peak with their server and client processes on real sshd
 // hosts (test/fixtures/sshd.js: network namespaces with their own addresses on one bridge, and an
-// sshd on 127.0.0.1 at a high port); lib/ipc-relay.js and client/data-worker.js without ssh. One
+// sshd on 127.0.0.1 at a high port); lib/machine/ipc-relay.js and client/data-worker.js without ssh. One
 // file, run in order: its tests look for what the project names cbench-remote- on this machine.
 
 const { spawn, spawnSync, fork } = require('node:child_process')
@@ -11,7 +11,7 @@ const os = require('node:os')
 const path = require('node:path')
 const readline = require('node:readline')
 const t = require('tap')
-const { parseHost, parseHostList, sshWords, sshArgs, shellQuote } = require('../../../lib/ssh')
+const { parseHost, parseHostList, sshWords, sshArgs, shellQuote } = require('../../../lib/machine/ssh')
 const { probeHost, localCommit } = require('../../../sweep/hosts/hosts')
 const { startSshHosts, sshdProblem } = require('../../fixtures/sshd')
 const hdr = require('hdr-histogram-js')
@@ -278,10 +278,10 @@ t.test('hosts that cannot serve a run stop it before any cell; hosts clean; peak
   await gone(t, 'nothing left after peak')
 })
 
-// lib/ipc-relay.js and client/data-worker.js without ssh: the relay run here with pipes, as sshd would
+// lib/machine/ipc-relay.js and client/data-worker.js without ssh: the relay run here with pipes, as sshd would
 // run it on another host (in this file: the tests above look for what the project names cbench-remote-).
 function startRelay (args) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'lib/ipc-relay.js'), ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [path.join(ROOT, 'lib/machine/ipc-relay.js'), ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
   const frames = []
   const waiting = []
   readline.createInterface({ input: child.stdout }).on('line', (line) => {

@@ -34,7 +34,7 @@ function runScripted (t, args, figures) {
   return once(child, 'close').then(([code]) => ({ code, stderr }))
 }
 
-// Shares of the machine's CPU between two samples (lib/interference.js interferenceBetween's fields).
+// Shares of the machine's CPU between two samples (lib/machine/cpu-share.js interferenceBetween's fields).
 const figures = (other, steal, interference) => ({ seconds: 0.4, own: 0.3, other, steal, iowait: 0, interference, runnable: 3, load1: 1.5 })
 const BUSY = figures(0.4, 0.1, 0.5)
 const STILL_BUSY = figures(0.3, 0, 0.3)

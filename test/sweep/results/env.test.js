@@ -10,7 +10,7 @@ const { isDeepStrictEqual } = require('node:util')
 const t = require('tap')
 const { ROOT } = require('../../../lib/config')
 const { collectEnv } = require('../../../sweep/results/env')
-const { uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT } = require('../../../lib/env')
+const { uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT } = require('../../../lib/results/environment')
 
 t.test('env records the machine, the run and every installed dependency\'s version', async (t) => {
   const loadAverage = () => os.loadavg().map((x) => Number(x.toFixed(2)))

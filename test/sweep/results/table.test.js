@@ -3,7 +3,8 @@
 
 const t = require('tap')
 const { formatTable } = require('../../../sweep/results/table')
-const { tableOfMedians, SETTLED_NOTE } = require('../../../report/page/tables')
+const { tableOfMedians } = require('../../../report/page/tables')
+const { SETTLED_NOTE } = require('../../../lib/median')
 
 t.test('one line per cell with medians of valid repeats, then each invalid run', async (t) => {
   const rows = [

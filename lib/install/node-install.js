@@ -9,7 +9,7 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
 const { CACHE_DIR, binaryIn, probeNode, newestFirst } = require('./node-versions')
-const { RUNTIMES, cacheName, runtimeBinaryIn, probeRuntime } = require('./runtimes')
+const { RUNTIMES, cacheName, runtimeBinaryIn, probeRuntime } = require('./runtime-specs')
 
 const NPM_TIMEOUT_MS = 300000
 // One try with a short wait: an unreachable registry should fail in seconds, not minutes.

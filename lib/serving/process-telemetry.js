@@ -3,9 +3,9 @@
 // CPU time and requests served, per process; a cluster worker gathers its siblings via the primary.
 
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
-const { fairness, meanUtilization } = require('./stats')
+const { fairness, meanUtilization } = require('../median')
 const { createProfiler } = require('./profiler')
-const { currentRuntime } = require('./runtimes')
+const { currentRuntime } = require('../install/runtime-specs')
 
 const GATHER_TIMEOUT_MS = 2000
 const STATS_PATH = '/_stats' // GET: the figures; POST STATS_PATH/reset: a new window
@@ -16,7 +16,7 @@ const RESOLUTION_MS = 10
 
 /**
  * The figures of this process since the last reset; begin() and finish() also start and end its
- * profile of the window when the sweep asked for one (lib/profiler.js).
+ * profile of the window when the sweep asked for one (lib/serving/profiler.js).
  */
 function createMonitor (role) {
   const profiler = createProfiler()

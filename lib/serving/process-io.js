@@ -13,7 +13,7 @@ const log = (line) => process.stderr.write(`[${process.pid}] ${line}\n`)
 
 /**
  * The log of storage faults in the process that writes the log; told again at exit.
- * @returns {{ note: Function, flush: Function }} (lib/faults.js)
+ * @returns {{ note: Function, flush: Function }} (lib/serving/faults.js)
  */
 function loggedFaults () {
   const faults = createFaultLog({ emit: (e) => log(faultLine(e)) })

@@ -1,5 +1,5 @@
 'use strict'
-// Run on another host over ssh (lib/remote-fork.js): `node lib/ipc-relay.js VERSION SCRIPT [ARG ...]`
+// Run on another host over ssh (lib/machine/remote-fork.js): `node lib/machine/ipc-relay.js VERSION SCRIPT [ARG ...]`
 // forks SCRIPT (a path in this checkout) on Node VERSION ('-': the one running the relay) with an
 // IPC channel, and carries that channel over stdin and stdout as JSON lines: ["m", message] both
 // ways; ["t"] in is answered at once by ["t", hrtime] (the control node measures the offset of this
@@ -9,8 +9,8 @@
 const { fork } = require('node:child_process')
 const path = require('node:path')
 const readline = require('node:readline')
-const { ROOT } = require('./config')
-const { binaryFor } = require('./node-versions')
+const { ROOT } = require('../config')
+const { binaryFor } = require('../install/node-versions')
 const { onGone } = require('./child-gone')
 
 function relay ([version, script, ...args]) {

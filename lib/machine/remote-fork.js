@@ -1,5 +1,5 @@
 'use strict'
-// A Node script forked on another host through ssh (lib/ipc-relay.js there), with an object that
+// A Node script forked on another host through ssh (lib/machine/ipc-relay.js there), with an object that
 // stands for its ChildProcess: send(), disconnect(), connected, pid (the local ssh's), and the events
 // 'message', 'exit', 'disconnect' and 'close', so client/run.js and client/pool.js drive it as a
 // local child. Times travel as process.hrtime.bigint() text (a message's t0 out, its endedAt back):
@@ -9,14 +9,14 @@
 const { spawn } = require('node:child_process')
 const { EventEmitter } = require('node:events')
 const readline = require('node:readline')
-const { ROOT } = require('./config')
+const { ROOT } = require('../config')
 const { sshArgs, sshBinary, inDir } = require('./ssh')
 
 const CLOCK_SAMPLES = 5
 
 /**
  * Forks SCRIPT on a host.
- * @param {object} host from lib/ssh.js parseHost
+ * @param {object} host from lib/machine/ssh.js parseHost
  * @param {string} script a path relative to the checkout
  * @param {string[]} args
  * @param {{ ssh?: string[], dir?: string, node?: string, stderr?: number|'inherit' }} how dir: the checkout there;
@@ -26,7 +26,7 @@ const CLOCK_SAMPLES = 5
 function forkRemote (host, script, args, { ssh = [], dir = ROOT, node = '-', stderr = 'inherit' } = {}) {
   const child = new EventEmitter()
   const bin = sshBinary() ?? 'ssh' // none: spawn fails, and the child ends like a process that could not start
-  const proc = spawn(bin, sshArgs(host, inDir(dir, ['node', 'lib/ipc-relay.js', node, script, ...args]), { ssh }), { stdio: ['pipe', 'pipe', stderr] })
+  const proc = spawn(bin, sshArgs(host, inDir(dir, ['node', 'lib/machine/ipc-relay.js', node, script, ...args]), { ssh }), { stdio: ['pipe', 'pipe', stderr] })
   let offset = null
   const queue = []
   const samples = []

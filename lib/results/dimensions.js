@@ -7,10 +7,10 @@
 // report's sections derive from it. Adding a dimension is an entry here plus the code that makes it
 // real (docs/ARCHITECTURE.md).
 
-const { SCHEMA, rule, int, oneOf } = require('./config')
-const { KINDS, KIND_NAMES } = require('./kinds')
-const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('./env')
-const { runtimeSpec, runtimeLabel } = require('./runtimes')
+const { SCHEMA, rule, int, oneOf } = require('../config')
+const { KINDS, KIND_NAMES } = require('../kinds')
+const { uvThreadpoolSize, uvUseIoUring, schedPolicy } = require('./environment')
+const { runtimeSpec, runtimeLabel } = require('../install/runtime-specs')
 
 const MAX_IO_DELAY_US = 10000000
 const IO_DEPTH = 64 // the delay layer's queue depth unless --ioDepth says otherwise
@@ -194,7 +194,7 @@ const DIMENSIONS = {
     text: true,
     variant: true
   },
-  // The server's runtime (lib/runtimes.js): its id (node-v26.10.0, bun-1.4.5, deno-2.9.6) ends a cell id as it is.
+  // The server's runtime (lib/install/runtime-specs.js): its id (node-v26.10.0, bun-1.4.5, deno-2.9.6) ends a cell id as it is.
   runtime: {
     validate: runtimeSpec,
     help: 'the runtime each cell\'s server runs on (a version not in .node-cache/ is installed there from the npm registry; the client always ' +

@@ -3,8 +3,8 @@
 // its config loads, its fsync setting suits its store, and its data folder can be made.
 
 const fs = require('node:fs')
-const { loadConfig, ConfigError } = require('./config')
-const { kindProblem, fsyncProblem } = require('./kinds')
+const { loadConfig, ConfigError } = require('../config')
+const { kindProblem, fsyncProblem } = require('../kinds')
 
 /**
  * Loads a server's config and checks that the kind can serve it here.

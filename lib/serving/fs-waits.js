@@ -1,5 +1,5 @@
 'use strict'
-// Where a serving process waits on its files, while a profiled window lasts (lib/profiler.js): the
+// Where a serving process waits on its files, while a profiled window lasts (lib/serving/profiler.js): the
 // wall time of synchronous fs calls (the event loop can do nothing else) and of asynchronous ones in
 // the thread pool, split into busy (while at most the pool's size were outstanding) and queued (the excess).
 

@@ -1,6 +1,6 @@
 'use strict'
-// The runtimes a server can run on: Node (lib/node-versions.js), Bun and Deno, each from its package on
-// the npm registry (lib/node-install.js puts them into .node-cache/). A --runtime value is NAME[@VERSION]:
+// The runtimes a server can run on: Node (lib/install/node-versions.js), Bun and Deno, each from its package on
+// the npm registry (lib/install/node-install.js puts them into .node-cache/). A --runtime value is NAME[@VERSION]:
 // node@26, node@24.21.0, node@system, node@/path/to/node, bun@1.4, bun@1.4.5, deno@2, deno@/path/to/deno;
 // NAME alone is the Node running the sweep, or the newest Bun or Deno cached (else the registry's).
 // A resolved runtime is named by its id, e.g. node-v26.10.0, bun-1.4.5, deno-2.9.6: a cell id ends with it.
@@ -8,7 +8,7 @@
 const { execFileSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
-const { ConfigError, ValueError } = require('./config')
+const { ConfigError, ValueError } = require('../config')
 const { CACHE_DIR, parseNodeSpec, resolveNode, newestFirst } = require('./node-versions')
 
 const ARCH = { x64: 'x64', arm64: 'aarch64' }
@@ -81,7 +81,7 @@ function currentRuntime () {
   return `node-${process.version}`
 }
 
-/** The binary of a runtime installed with npm into dir (as lib/node-install.js lays it out). */
+/** The binary of a runtime installed with npm into dir (as lib/install/node-install.js lays it out). */
 function runtimeBinaryIn (name, dir) {
   return path.join(dir, 'node_modules', RUNTIMES[name].pkg, ...RUNTIMES[name].bin)
 }
@@ -126,11 +126,11 @@ function probeRuntime (name, bin) {
 }
 
 /**
- * Resolves a --runtime value to a binary: a Node as lib/node-versions.js resolveNode does, a Bun or Deno from
+ * Resolves a --runtime value to a binary: a Node as lib/install/node-versions.js resolveNode does, a Bun or Deno from
  * the cache (the newest in the range), else installed there with `install` (one line on stderr says so).
  * @param {string} text a --runtime value
  * @param {{ cacheDir?: string, install?: Function, sweepNode?: () => object, notify?: (line: string) => void }} how
- *   install(name, range, { cacheDir, notify }) returns { version, path } (lib/node-install.js installRuntime);
+ *   install(name, range, { cacheDir, notify }) returns { version, path } (lib/install/node-install.js installRuntime);
  *   sweepNode: the record of the Node running the sweep (for a bare `node`)
  * @returns {{ spec: string, id: string, name: string, version: string, path: string, args: string[], source: string,
  *   v8: string, uv: string, node: string }} node: the Node version the binary is, or says it is compatible with

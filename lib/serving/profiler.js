@@ -1,13 +1,13 @@
 'use strict'
 // A serving process's part of --profile: armed by the folder in BENCH_PROFILE_DIR, it watches each
-// telemetry window (lib/telemetry.js) while that folder holds the file `on`: the fs waits
-// (lib/fs-waits.js) always, and V8's sampling profiler through an inspector session when `on` says
+// telemetry window (lib/serving/process-telemetry.js) while that folder holds the file `on`: the fs waits
+// (lib/serving/fs-waits.js) always, and V8's sampling profiler through an inspector session when `on` says
 // `v8` (its profile goes to a file there). perf, when it samples a window, needs nothing of the process.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { watchFs } = require('./fs-waits')
-const { threadCpuNs, threadsSleeps } = require('./proc')
+const { threadCpuNs, threadsSleeps } = require('../machine/proc')
 
 const DIR_VAR = 'BENCH_PROFILE_DIR'
 const INTERVAL_VAR = 'BENCH_PROFILE_INTERVAL_US'

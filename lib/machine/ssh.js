@@ -4,8 +4,8 @@
 // run there with its output. The remote side needs only the project's checkout and Node.
 
 const { spawnSync } = require('node:child_process')
-const { rule, refuse } = require('./config')
-const { findOnPath } = require('./find-on-path')
+const { rule, refuse } = require('../config')
+const { findOnPath } = require('../find-on-path')
 
 const HOST_FORM = '[user@]host[:port] (host a name, an IPv4 address or [IPv6])'
 const INSTALL = './run_benchmark.sh setup, or apt-get install -y openssh-client'

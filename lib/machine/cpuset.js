@@ -5,7 +5,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { findOnPath } = require('./find-on-path')
+const { findOnPath } = require('../find-on-path')
 
 /**
  * The cores this process may run on, from a Cpus_allowed_list such as "0-3,6".

@@ -1,13 +1,13 @@
 'use strict'
 // Which Node binary a --node value names, and what it is: a major version (24) or a full one
 // (24.21.0) from the project's cache of official binaries (.node-cache/, filled from the npm
-// registry by lib/node-install.js), `system` (the node on PATH) or a path to a binary.
+// registry by lib/install/node-install.js), `system` (the node on PATH) or a path to a binary.
 
 const { execFileSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT, ConfigError, ValueError } = require('./config')
-const { parseVersion } = require('./kinds')
+const { ROOT, ConfigError, ValueError } = require('../config')
+const { parseVersion } = require('../kinds')
 
 const CACHE_DIR = path.join(ROOT, '.node-cache')
 const FORMS = 'a major version (24), a full version (24.21.0), system, or a path to a node binary'
@@ -120,7 +120,7 @@ function findCached (spec, cacheDir = CACHE_DIR) {
  * is installed there with `install` (one line on stderr says so).
  * @param {string} text a --node value
  * @param {{ cacheDir?: string, install?: Function, envPath?: string, notify?: (line: string) => void, flag?: string }} [how]
- *   install(range, { cacheDir, notify }) returns { version, path } (lib/node-install.js); flag names
+ *   install(range, { cacheDir, notify }) returns { version, path } (lib/install/node-install.js); flag names
  *   the value in messages (--node)
  * @returns {{ spec: string, source: 'system'|'path'|'cache'|'installed', path: string, node: string, v8: string, uv: string }}
  * @throws {ConfigError} naming the value when it cannot be had

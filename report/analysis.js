@@ -1,0 +1,34 @@
+'use strict'
+// What a sweep folder's numbers say, in one object the outputs read (report/outputs.js): its comparisons and
+// verdicts, the calibration, the run's figures, the scaling fit, crossovers, versions, models, placement,
+// the real storage check, and why (when a run with --profile left a profile).
+
+const { comparisons } = require('./stats/comparisons')
+const { calibration } = require('./stats/calibration')
+const { runFigures, runNote } = require('./stats/run-figures')
+const { MARGIN } = require('../lib/median')
+const { fitScaling } = require('./stats/usl-fit')
+const { crossoverGroups } = require('./stats/crossover')
+const { compareVersions } = require('./stats/versions')
+const { compareModels } = require('./stats/models')
+const { comparePlacement } = require('./stats/placement')
+const { realStorage } = require('./stats/real-storage')
+const { whyAnalysis } = require('./stats/why')
+
+/**
+ * @param {object} results from report/data/read.js readResults (a sweep folder)
+ * @param {object[]} all its cells, A/A ones too (report/stats/cell-stats.js summariseCells)
+ * @param {object[]} cells the cells without the A/A ones
+ * @param {object|null} profile from report/data/profile.js readProfile
+ * @returns {object} verdicts, margin, calibration, run, runNote, fits, crossover, versions, models, placement, why, storage
+ */
+function analyse (results, all, cells, profile) {
+  const margin = results.env.options?.margin ?? MARGIN
+  const verdicts = comparisons(all, { margin })
+  const run = runFigures(results)
+  return { verdicts, margin, calibration: calibration(verdicts), run, runNote: runNote(run), fits: fitScaling(cells),
+    crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells),
+    why: profile && whyAnalysis(profile, verdicts), storage: realStorage(results.env, cells, verdicts) }
+}
+
+module.exports = { analyse }
