@@ -8,6 +8,7 @@ const { spectraFiles } = require('./data/spectra')
 const { reportHtml } = require('./page/page')
 const { versionsMarkdown, versionsFile } = require('./page/versions-section')
 const { storageMarkdown } = require('./page/storage-section')
+const { threadpoolMarkdown } = require('./page/threadpool-section')
 const { answerLines } = require('./page/answer-lines')
 const { parseFolded, perRequest, flameHtml } = require('./charts/flame')
 
@@ -33,6 +34,7 @@ const OUTPUTS = [
     render: (r) => [[versionsFile(r.analysis.versions), versionsMarkdown(r.results, r.analysis.versions)]] },
   { file: 'storage.md', when: (r) => r.analysis?.storage?.check.length > 0 || r.analysis?.storage?.regime.length > 0,
     render: (r) => [['storage.md', storageMarkdown(r.analysis.storage, r.results.env)]] },
+  { file: 'threadpool.md', when: (r) => Boolean(r.analysis?.pool), render: (r) => [['threadpool.md', threadpoolMarkdown(r.analysis.pool, r.results.env)]] },
   { file: 'report.html',
     when: () => true,
     render: (r) => [['report.html', reportHtml({ ...r, analysis: r.analysis && { ...r.analysis, answer: answerLines(r.analysis) },

@@ -21,6 +21,7 @@ const peak = require('./peak/peak')
 const { parseNodeCommand, runNodeCommand } = require('./node-command')
 const { parseHostsCommand, runHostsCommand } = require('./hosts/hosts')
 const { parseSetupCommand, runSetup, REQUIREMENTS } = require('./setup')
+const { parseThreadpool, runThreadpool } = require('./threadpool/run')
 
 /** A budget in words: 110 s, 10 min, 1 h. */
 const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 === 0 ? `${s / 60} min` : `${s} s`)
@@ -33,6 +34,17 @@ const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 =
 const BASE_KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
 const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000, restartEvery: 0, profile: false, profileRounds: 5 }
 const INTERLEAVED = { measure: 'rounds', flags: ['--warmup=1', '--keepAliveTimeout=3600000'] }
+
+const POOL_SIZES = [1, 2, 4, 8, 16, 64]
+const POOL_EVERYWHERE = [1, 4, 64]
+// threadpool's thinning of its own lists (a list the user gives is taken whole): sync at the default pool only (its size is moot
+// for it), io_uring for async in one process at the default pool, the sizes beyond 1, 4 and 64 at the slowest storage alone.
+function keepPoolCell (c, given) {
+  if (c.kind === 'sync' && c.uvThreadpoolSize !== 4) return false
+  if (!given.uvUseIoUring && c.uvUseIoUring === 1 && (c.kind !== 'async' || c.uvThreadpoolSize !== 4)) return false
+  const slowest = Math.max(...(given.ioDelay ?? [1000]).filter((d) => d !== 'off'))
+  return Boolean(given.uvThreadpoolSize) || POOL_EVERYWHERE.includes(c.uvThreadpoolSize) || c.ioDelay === slowest
+}
 
 const PRESETS = {
   quick: { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED.flags, '--concurrency=2'],
@@ -57,6 +69,16 @@ const PRESETS = {
   run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1, profile: false, profileRounds: 5 } },
   // The delay layer checked against the real disk: sync and async in one process and in a cluster of 2, on a cold cache and on the
   // delay layer at the device's latencies at queue depths 1 and 4 (its entry in COMMANDS measures the device first), all interleaved.
+  // libuv's pool size: async in one process and in a cluster of 2 (sync, which hands the pool nothing, as the reference) at each
+  // size, on 1 core (split: the client on the other) and on both (shared), a plain folder, 100 µs and 1 ms storage, io_uring
+  // beside the pool; 2 x 48 connections, 1.5 x the largest pool, since a request spends part of its time on the event loop, not
+  // in a pool call. Thinned to fit its budget (keep): the sizes between 1, 4 and 64 at the slowest storage only; sync and
+  // io_uring (async, 1 process) at libuv's default, 4. One profiled round gives the model its calls per request and the wake-ups.
+  threadpool: { ...INTERLEAVED,
+    lists: { kinds: ['sync', 'async', 'async-cluster'], nServers: [2], nClients: [2], uvThreadpoolSize: POOL_SIZES, cpuset: ['split', 'shared'],
+      uvUseIoUring: [0, 1] },
+    flags: [...INTERLEAVED.flags, '--concurrency=48'], aa: () => null, slice: { ioDelay: ['off', 100, 1000] }, keep: keepPoolCell,
+    rounds: { ...ROUNDS, rounds: 6, budget: 600, window: 480, passes: 3, warmOps: 2000, profile: true, profileRounds: 1 } },
   'storage-check': { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2], storage: ['cold', 'delay'] },
     flags: [...INTERLEAVED.flags, '--concurrency=2'], aa: () => null, rounds: { ...ROUNDS, rounds: 6, budget: 480, window: 200, passes: 6 } }
 }
@@ -119,6 +141,15 @@ const COMMANDS = {
       if (rest[0] === undefined || rest[0].startsWith('--')) throw new ConfigError(`run needs a KIND: ${KIND_NAMES.join(', ')}`)
       return { plan: planCells(PRESETS.run, rest.slice(1), rest[0]), runner: RUNNERS.sequence }
     }
+  }),
+  threadpool: cells('threadpool', {
+    line: `how big libuv's pool should be for a file server: async in one process and in a cluster of 2 at pool sizes ${POOL_SIZES.join(', ')} ` +
+      `(sizes ${POOL_EVERYWHERE.join(', ')} but at 1 ms), sync as the reference, io_uring beside the pool where libuv uses it, on 1 core and ` +
+      'on 2 (--cpuset split, shared), at a plain folder, 100 µs and 1 ms storage (when FUSE works); interleaved within ' +
+      `${duration(PRESETS.threadpool.rounds.budget)} and one profiled round; each size against 4, and a model of what the pool and the ` +
+      'cores allow beside each measurement; writes threadpool.md beside the report',
+    parse: (rest) => parseThreadpool(PRESETS.threadpool, rest),
+    run: runThreadpool
   }),
   'storage-check': cells('storage-check', {
     line: 'the FUSE delay layer checked against the real disk: sync and async in one process and in a cluster of 2 on a cold cache ' +

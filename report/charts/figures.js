@@ -12,6 +12,7 @@ const { crossoverChart } = require('./crossover')
 const { groupName } = require('../stats/crossover')
 const { runCharts } = require('./run-charts')
 const { whyCharts } = require('./why')
+const { poolModelChart } = require('./pool-model')
 
 const SCALING_NOTE = 'median of valid repeats, bars min–max, dashed: single process'
 
@@ -101,7 +102,11 @@ function chart (file, title, variant, render) {
  * @returns {{ file: string, title: string, svg: string }[]}
  */
 function reportCharts (results, cells, analysis) {
-  return [...(analysis ? runCharts(results, analysis) : []), ...(analysis?.why ? whyCharts(results.env, analysis.why) : []),
+  const pool = analysis?.pool?.cells.some((m) => m.model?.predicted)
+    ? [{ ...chart('threadpool-model.svg', 'Measured against the pool model', '', (title) => poolModelChart({ title, env: results.env, pool: analysis.pool })),
+        section: 'threadpool' }]
+    : []
+  return [...(analysis ? runCharts(results, analysis) : []), ...(analysis?.why ? whyCharts(results.env, analysis.why) : []), ...pool,
     ...buildCharts(results, cells, analysis ?? undefined)]
 }
 

@@ -12,6 +12,7 @@ const { ENV } = require('../../lib/results/dimensions')
 const { uslSection } = require('./usl-section')
 const { storageAnswerSection } = require('./answer-storage')
 const { storageSection } = require('./storage-section')
+const { threadpoolSection } = require('./threadpool-section')
 const { answersSection } = require('./answers')
 const { versionsSection } = require('./versions-section')
 const { modelsSection } = require('./models-section')
@@ -95,6 +96,7 @@ ${hostsLead(env)} · ${env.serverRuntimes.map(runtimeLabel).join(', ')}</p></hea
 ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts, 'verdicts')[0])}
 ${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
 ${analysis && storageSection(analysis.storage, env)}
+${analysis?.pool && threadpoolSection(analysis.pool, section(charts, 'threadpool')[0])}
 ${analysis && answersSection(results, cells, analysis)}${analysis?.why && whySection(analysis.why, section(charts, 'why'), flames)}
 ${excludedRuns(results)}
 ${analysis && runSection(analysis.run, section(charts, 'run')[0], env.options?.maxInterference ?? MAX_INTERFERENCE)}

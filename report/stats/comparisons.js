@@ -2,7 +2,8 @@
 // The comparisons a results folder answers, each a ratio of two cells paired by round with its
 // interval and verdict (report/stats/intervals.js): sync vs async at each process model and count, each
 // multi-process model over one process of its store, each other model over cluster, each other async
-// fs API over the callback one (asyncApi), and the A/A pair, which calibrates. verdicts.json holds them; the report's sentences and compare read them.
+// fs API over the callback one (asyncApi), each libuv pool size over 4 and io_uring over the pool, and the
+// A/A pair, which calibrates. verdicts.json holds them; the report's sentences and compare read them.
 
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')
@@ -46,6 +47,17 @@ function settingsLabel (variant) {
   }).filter(Boolean).join(', ')
 }
 
+// One setting's value in a cell's variant ("uvThreadpoolSize=8, cpuset=split"), or undefined; the variant with it changed.
+const setting = (variant, key) => variant.split(', ').find((p) => p.startsWith(`${key}=`))?.slice(key.length + 1)
+const swap = (variant, key, value) => variant.split(', ').map((p) => (p.startsWith(`${key}=`) ? `${key}=${value}` : p)).join(', ')
+const without = (variant, keys) => variant.split(', ').filter((p) => !keys.some((k) => p.startsWith(`${k}=`))).join(', ')
+
+/** A side of a pool comparison in words: "pool 8", or "io_uring". */
+const poolSide = (c) => (setting(c.variant, 'uvUseIoUring') === '1' ? 'io_uring' : `pool ${setting(c.variant, 'uvThreadpoolSize')}`)
+
+// A pool comparison in words: "async, 1 process: pool 8 vs pool 4" or "async, 1 process: io_uring vs pool 4".
+const poolLabel = (a, b) => `${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}: ${poolSide(a)} vs ${poolSide(b)}`
+
 // The pairs of cells: [a, b, kind of comparison], a over b.
 function pairsOf (cells) {
   const main = cells.filter((c) => !c.aa)
@@ -71,6 +83,15 @@ function pairsOf (cells) {
     const clusters = model === 'cluster' ? [] : same.filter(rival)
     for (const cluster of clusters) pairs.push([cell, cluster, 'model'])
   }
+  // A pool size against libuv's default, 4, and io_uring against the pool: the same cell but for that one setting.
+  for (const cell of main) {
+    const size = setting(cell.variant, 'uvThreadpoolSize')
+    const iou = setting(cell.variant, 'uvUseIoUring')
+    const rival = iou === '1' ? swap(cell.variant, 'uvUseIoUring', '0') : size && size !== '4' ? swap(cell.variant, 'uvThreadpoolSize', '4') : null
+    const base = rival !== null && main.find((c) => c.variant === rival && c.kind === cell.kind && c.nServers === cell.nServers &&
+      c.load === cell.load && c.api === cell.api)
+    if (base) pairs.push([cell, base, 'pool'])
+  }
   // The A/A pair: the copy (B) over its configuration's own cell, or, in folders made before
   // 2026-11-24, over a second copy (A).
   const key = (c) => [c.kind, c.nServers, c.load, c.variant].join('|')
@@ -85,7 +106,7 @@ function pairsOf (cells) {
  * Every comparison of the folder's cells on every metric.
  * @param {object[]} cells from report/data/cells.js groupCells (A/A cells included)
  * @param {{ margin?: number, metrics?: string[] }} [how] metrics: a sweep's three unless given
- * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'api', 'aa'), metric, better, estimate, low,
+ * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'api', 'pool', 'aa'), metric, better, estimate, low,
  *   high, n, confidence, margin, verdict, aa?, ratio, cells: [a, b] } in pair order, throughput first
  */
 function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) {
@@ -96,10 +117,11 @@ function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) 
     for (const [a, b, kind] of pairsOf(cells)) {
       const ratio = pairedRatio(a, b, metric)
       const api = apis.size > 1 && kind !== 'api' && b.api ? `, async ${b.api}` : ''
-      const where = [settingsLabel(a.variant), loads.size > 1 ? `${a.load} client processes` : ''].filter(Boolean).join(', ')
+      const variant = kind === 'pool' ? without(a.variant, ['uvThreadpoolSize', 'uvUseIoUring']) : a.variant
+      const where = [settingsLabel(variant), loads.size > 1 ? `${a.load} client processes` : ''].filter(Boolean).join(', ')
       const label = kind === 'aa'
         ? `A/A: ${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}`
-        : kind === 'api' ? `async ${a.api} vs async ${b.api}, ${modelLabel(a.kind, a.nServers)}` : pairLabel(a, b) + api
+        : kind === 'api' ? `async ${a.api} vs async ${b.api}, ${modelLabel(a.kind, a.nServers)}` : kind === 'pool' ? poolLabel(a, b) : pairLabel(a, b) + api
       entries.push({
         a: a.id,
         b: b.id,
@@ -129,4 +151,4 @@ function headlineComparisons (cells, { margin } = {}) {
   return comparisons(cells, { margin, metrics: ['opsPerSec'] })
 }
 
-module.exports = { comparisons, headlineComparisons, settingsLabel, METRICS }
+module.exports = { comparisons, headlineComparisons, settingsLabel, poolSide, METRICS }

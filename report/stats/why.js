@@ -5,10 +5,11 @@
 const { intervalOfMedian } = require('./intervals')
 const { median } = require('../../lib/median')
 const { KINDS, modelLabel } = require('../../lib/kinds')
+const { poolSide } = require('./comparisons')
 
 const ADDS_WITHIN = 0.1 // sampled and measured server CPU "add up" within ±10%
 const TOP_FUNCTIONS = 10
-const WAITS = ['syncUs', 'poolBusyUs', 'poolQueuedUs']
+const WAITS = ['syncUs', 'poolBusyUs', 'poolQueuedUs', 'poolCalls']
 
 // A round counts when it served requests and its row was valid (a round's `problem` is the invalid row's reason), as
 // the rest of the report leaves invalid rounds out; functions and folded stacks cover every round, as recorded.
@@ -62,6 +63,7 @@ function cellCosts (id, cell, categories, periodUs) {
 // What each side of a comparison is called in a sentence: its store, its model, or both; A and B for the A/A pair.
 function sideNames (entry) {
   if (entry.aa) return ['A', 'B']
+  if (entry.kind === 'pool') return entry.cells.map(poolSide)
   if (!entry.cells) return [entry.a, entry.b]
   const [a, b] = entry.cells
   const [ma, mb] = [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]

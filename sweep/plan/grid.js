@@ -100,8 +100,9 @@ function checkFlags ({ measure, rounds }, given) {
 /**
  * Plans a command that runs cells from its preset (sweep/commands.js) and its flags.
  * @param {{ command: string, measure: 'rounds'|'capacity'|'sequence', lists: object, flags: string[], aa: Function,
- *   slice?: object, node?: Function, rounds: object }} preset measure: interleaved rounds (sweep/interleaved/rounds.js), capacity
- *   searches (sweep/capacity/), or one run after another (run)
+ *   slice?: object, keep?: Function, node?: Function, rounds: object }} preset measure: interleaved rounds (sweep/interleaved/rounds.js),
+ *   capacity searches (sweep/capacity/), or one run after another (run); keep(combo, lists): whether a combination of the grid
+ *   is a cell, given the list flags the user gave (a preset thins its own grid)
  * @param {string[]} argv the flags
  * @param {string} [runKind] the KIND of `run KIND`
  * @returns {object} command, config, options, grid, notes (lines for the user), and cells (interleaved, capacity) or
@@ -151,6 +152,7 @@ function planCells (preset, argv, runKind) {
     if (combo.storage !== 'delay') combo.ioDelay = 'off'
     else if (combo.ioDelay === 'off') continue
     for (const [d, moot] of Object.entries(MOOT)) if (moot(combo)) combo[d] = ''
+    if (preset.keep && !preset.keep(combo, lists)) continue
     const id = cellId(combo, optional)
     if (cells.has(id)) continue
     const runtime = runtimes.find((r) => r.id === combo.runtime)

@@ -1,0 +1,132 @@
+'use strict'
+// How big libuv's pool should be (a folder whose cells vary it: threadpool): threadpool.md and the report's section,
+// from report/stats/pool-model.js: a table of every cell, measured beside the model, each size against 4, the model's fit
+// and the sentence a reader can quote. Used by report/outputs.js and report/page/page.js.
+
+const { html, raw } = require('../../lib/html-template')
+const { formatRatio, fixed } = require('../stats/verdicts')
+const { KINDS, modelLabel } = require('../../lib/kinds')
+const { runtimeLabel } = require('../../lib/install/runtime-specs')
+const { knee, DEFAULT_POOL } = require('../stats/pool-model')
+
+const int = (x) => (Number.isFinite(x) ? fixed(Math.round(x), 0) : x === Infinity ? '∞' : '–')
+const one = (x) => (Number.isFinite(x) ? fixed(x, 1) : '–')
+const storageText = (m) => (m.storage === 'delay' ? (Number(m.ioDelay) >= 1000 ? `${m.ioDelay / 1000} ms` : `${m.ioDelay} µs`)
+  : m.storage === 'cold' ? 'real disk, cold' : 'plain folder')
+const coresText = (m) => `${m.cores} core${m.cores > 1 ? 's' : ''}${m.shared ? ' shared with the client' : ''}`
+const storageOrder = (m) => (m.storage === 'cache' ? -1 : m.storage === 'cold' ? 1e9 : Number(m.ioDelay))
+const KIND_ORDER = ['sync', 'async', 'async-cluster']
+const order = (x, y) => storageOrder(x) - storageOrder(y) || x.cores - y.cores || Number(x.shared) - Number(y.shared) ||
+  KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || Number(x.ioUring) - Number(y.ioUring) || x.pool - y.pool
+const pctOff = (x) => (x === null ? '–' : `${Math.round(x * 100)}%`)
+
+// Each cell's row: its place, measured, the model, the comparison with 4 and what the model expected of it.
+function rows (pool) {
+  const vs = new Map(pool.comparisons.map((c) => [c.a, c]))
+  return [...pool.cells].sort(order).map((m) => {
+    const c = vs.get(m.id)
+    return {
+      m,
+      cells: [storageText(m), coresText(m), modelLabel(m.kind, m.nServers), KINDS[m.kind].store,
+        m.ioUring ? 'io_uring' : String(m.pool),
+        m.measured ? `${int(m.measured.median)} [${int(m.measured.low)}–${int(m.measured.high)}]` : '–',
+        m.model ? `${int(m.model.pool)} / ${int(m.model.cores)} / ${int(m.model.loop)}` : '–',
+        m.model?.predicted ? `${int(m.model.predicted)} (${LIMIT_WORDS[m.model.limit]})` : '–',
+        m.fit === null ? '–' : fixed(m.fit, 2),
+        c?.estimate ? `${formatRatio(c)} ${c.verdict}` : m.pool === DEFAULT_POOL && !m.ioUring ? 'the reference' : '–',
+        c?.expected ? `${c.expected}${c.agrees ? '' : ' ✗'}` : '–',
+        one(m.queuedUsPerCall), one(m.sleeps), one(m.wakeUs)]
+    }
+  })
+}
+const LIMIT_WORDS = { pool: 'pool', cores: 'cores', loop: 'event loop' }
+const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]', 'pool / cores / event loop allow', 'model (limit)', 'measured / model',
+  'against pool 4', 'model expects', 'queue wait µs per call', 'sleeps per request', 'kernel wake µs per request']
+
+/**
+ * The findings in sentences: the model's fit, how often it called the verdict against 4, and per storage and cores the size
+ * past which the pool stops being the limit.
+ * @param {object} pool report/stats/pool-model.js poolModel's
+ * @returns {string[]}
+ */
+function poolFindings (pool) {
+  const lines = []
+  const fitted = pool.cells.filter((m) => m.fit !== null).length
+  if (pool.fit.all !== null) {
+    lines.push(`The model is ${pctOff(pool.fit.all)} from the measurement (median of |measured / model − 1| over ${fitted} cells; ` +
+      `${pctOff(pool.fit.pool)} where the pool is the limit, ${pctOff(pool.fit.cores)} where the cores are, ${pctOff(pool.fit.loop)} where the event loop is).`)
+  }
+  const judged = pool.comparisons.filter((c) => c.expected)
+  if (judged.length > 0) {
+    const met = (list) => list.filter((c) => c.agrees).length
+    const slowest = Math.max(...judged.map((c) => Number(c.ioDelay)).filter(Number.isFinite))
+    const atSlowest = judged.filter((c) => Number(c.ioDelay) === slowest)
+    const there = Number.isFinite(slowest)
+      ? `; at ${storageText({ storage: 'delay', ioDelay: slowest })} storage in ${met(atSlowest)} of ${atSlowest.length}`
+      : ''
+    lines.push(`Against pool ${DEFAULT_POOL}, the verdict is what the model expected in ${met(judged)} of ${judged.length} comparisons${there} ` +
+      '(faster where it expects the pool to hold the default back; where something else is the limit, the same or slower, never faster).')
+  }
+  for (const m of [...pool.cells].sort(order).filter((m) => m.pool === DEFAULT_POOL && !m.ioUring && m.model?.pool)) {
+    const k = knee(m)
+    if (k === null) continue
+    const allow = `the pool allows ${int(m.model.pool)} ops/s, the cores ${int(m.model.cores)}, the event loop ${int(m.model.loop)}`
+    lines.push(`${storageText(m)}, ${modelLabel(m.kind, m.nServers)}, ${coresText(m)}: ` + (k <= DEFAULT_POOL
+      ? `${DEFAULT_POOL} threads are enough (${allow})`
+      : `the pool holds the default back: ${k} threads per process would let the cores or the event loop be the limit (at ${DEFAULT_POOL}, ${allow})`) + '.')
+  }
+  return lines
+}
+
+function probeLines (pool) {
+  return [
+    ...pool.holds.map((h) => `A GET's file calls (open, fstat, read, close) at queue depth 1 on ${runtimeLabel(h.runtime)}, ${storageText(h)}: ` +
+      `${h.usPerCall} µs, the time a call holds a pool thread in the model.`),
+    ...pool.ioUring.map((p) => `${runtimeLabel(p.runtime)} with UV_USE_IO_URING=1: libuv ` +
+      `${p.used ? 'sends fs.readFile\'s calls to io_uring' : 'keeps fs.readFile\'s calls in its pool'} ` +
+      `(a probe started ${p.threadsStarted} of a pool of 7 threads).`),
+    ...pool.notes
+  ]
+}
+
+const MODEL_TEXT = 'The model: the pool allows threads ÷ (pool calls per request × µs a call holds a thread) requests per second, with the ' +
+  'threads of every serving process, the calls per request from the profiled round and the hold time from the probe; the cores allow cores ÷ ' +
+  'CPU per request (the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the event loops allow ' +
+  'the measured rate ÷ their busy share (JS runs on one thread a process); the model is the smallest of the three. ' +
+  'io_uring cells have no pool limit. Sleeps and kernel wake-ups per request come from the profiled round: where the cores are the ' +
+  'limit, a bigger pool only adds them.'
+
+/**
+ * threadpool.md.
+ * @param {object} pool poolModel's
+ * @param {object} env env.json's
+ * @returns {string}
+ */
+function threadpoolMarkdown (pool, env) {
+  const lines = ['# How big should libuv\'s pool be for a file server?', '', `\`./run_benchmark.sh ${env.argv.join(' ')}\``, '',
+    `${env.cpus} cores (with 1 server core the client has the other; with 2, server and client share both), ` +
+    `${env.serverRuntimes.map(runtimeLabel).join(', ')}, ` +
+    `load average ${env.loadAverage?.[0] ?? '?'} at the start (${env.startedAt}).`, '', ...poolFindings(pool).map((l) => `- ${l}`), '',
+    `| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`, ...rows(pool).map((r) => `| ${r.cells.join(' | ')} |`), '',
+    'ops/s: median of the valid rounds with its 95% interval; against pool 4: the ratio paired by round with its interval and verdict; ' +
+    '✗: the verdict is not what the model expected.', '', MODEL_TEXT, '', ...probeLines(pool).map((l) => `- ${l}`)]
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * The report's section: the findings, the chart of measured against the model, and the table.
+ * @param {object|null} pool
+ * @param {{ svg: string }|undefined} chart
+ * @returns {object|string}
+ */
+function threadpoolSection (pool, chart) {
+  if (!pool) return ''
+  return html`<section id="threadpool"><h2>libuv's pool size</h2>
+    <ul>${poolFindings(pool).map((l) => html`<li>${l}</li>`)}</ul>
+    ${chart && html`<figure aria-label="measured against the model">${raw(chart.svg)}</figure>`}
+    <div class="scroll"><table class="threadpool"><thead><tr>${HEAD.map((h) => html`<th>${h}</th>`)}</tr></thead>
+    <tbody>${rows(pool).map((r) => html`<tr>${r.cells.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table></div>
+    <p class="note">${MODEL_TEXT}</p><ul>${probeLines(pool).map((l) => html`<li>${l}</li>`)}</ul></section>`
+}
+
+module.exports = { threadpoolMarkdown, threadpoolSection, poolFindings }
