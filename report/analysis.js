@@ -4,7 +4,7 @@
 // the real storage check, why (when a run with --profile left a profile) and the pool model (cells that vary libuv's pool).
 
 const { comparisons } = require('./stats/comparisons')
-const { calibration } = require('./stats/calibration')
+const { calibration } = require('./stats/verdicts')
 const { runFigures, runNote } = require('./stats/run-figures')
 const { MARGIN } = require('../lib/median')
 const { fitScaling } = require('./stats/usl-fit')

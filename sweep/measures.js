@@ -1,6 +1,7 @@
 'use strict'
 // How the commands that run cells measure them (the runners sweep/commands.js names by its presets'
-// `measure`), and storage-check's two steps: the device measured, then the cells planned at its latencies.
+// `measure`), storage-check's two steps: the device measured, then the cells planned at its latencies, and
+// threadpool's: the probes (sweep/threadpool/probes.js), then the cells.
 
 const fs = require('node:fs')
 const { runPlan, runSequence } = require('./runner')
@@ -12,6 +13,7 @@ const peak = require('./peak/peak')
 const { planCells } = require('./plan/grid')
 const { delayFlags } = require('./plan/storage')
 const { probeDevice } = require('../storage/device')
+const { probeRuntimes, dropUnusedIoUring } = require('./threadpool/probes')
 
 const cellRunner = { columns: cell.COLUMNS, table: cell.TABLE, marks: cell.MARKS }
 const runsOf = (plan) => `${plan.runs.length} runs`
@@ -64,4 +66,16 @@ async function runStorageCheck (preset, { plan, rest, delay }) {
   return runPlan({ ...measured, envExtra: { ...measured.envExtra, device } }, RUNNERS.rounds)
 }
 
-module.exports = { RUNNERS, parseStorageCheck, runStorageCheck }
+/**
+ * threadpool: the probes, then the cells (less the io_uring ones where libuv keeps these calls in its pool).
+ * @param {{ plan: object }} parsed from parseThreadpool
+ * @returns {Promise<number>} the exit status
+ */
+async function runThreadpool ({ plan }) {
+  const probes = await probeRuntimes(plan.cells, plan.config.dataPath, (line) => process.stderr.write(`threadpool: ${line}\n`))
+  const { cells, notes } = dropUnusedIoUring(plan.cells, probes.ioUring)
+  const threadpool = { ...probes, notes }
+  return runPlan({ ...plan, cells, notes: [...plan.notes, ...notes], envExtra: { ...plan.envExtra, threadpool } }, RUNNERS.rounds)
+}
+
+module.exports = { RUNNERS, parseStorageCheck, runStorageCheck, runThreadpool }

@@ -62,4 +62,4 @@ function describeEnv () {
   }
 }
 
-module.exports = { describeEnv, uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT }
+module.exports = { describeEnv, uvThreadpoolSize, uvUseIoUring, schedPolicy, SCHED_POLICY_DEFAULT, LIBUV_DEFAULT_THREADPOOL }

@@ -5,8 +5,7 @@
 // and what stayed undecided. Used by report/page/page.js, after the storage answer.
 
 const { html } = require('../../lib/html-template')
-const { roundsNote, verdictParts, groupBy, processes } = require('../stats/verdicts')
-const { calibration } = require('../stats/calibration')
+const { roundsNote, verdictParts, groupBy, processes, calibration } = require('../stats/verdicts')
 const { settingsLabel } = require('../stats/comparisons')
 const { frameworkAnswers } = require('./answers-framework')
 const { KINDS, modelLabel } = require('../../lib/kinds')

@@ -8,7 +8,7 @@
 const { KINDS, isMultiProcess } = require('../../lib/kinds')
 const { median } = require('../../lib/median')
 
-const DEFAULT_POOL = 4
+const { LIBUV_DEFAULT_THREADPOOL: DEFAULT_POOL } = require('../../lib/results/environment')
 const LIMITS = ['pool', 'cores', 'loop']
 
 const cpuCount = (list) => (list ? String(list).split(',').filter(Boolean).length : 0)

@@ -84,3 +84,23 @@ t.test('a cell\'s settings in words: the delay layer is named where its latency 
   t.equal(settingsLabel('ioDelay=1000, storage=delay'), '1 ms storage', 'the latency says it')
   t.equal(settingsLabel('ioDelay=off'), 'plain folder')
 })
+
+t.test('each pool size is compared with the same cell at libuv\'s default, 4, and io_uring with the pool at 4', async (t) => {
+  const at = (c, variant) => ({ ...c, id: `${c.id}-${variant.replace(/\W+/g, '')}`, variant })
+  const async = cell('async-s1-c2', 'async', 1, 2000)
+  const cluster = cell('async-cluster-s2-c2', 'async-cluster', 2, 3000)
+  const cells = [
+    at(async, 'uvThreadpoolSize=4, ioDelay=1000, uvUseIoUring=0'),
+    at({ ...async, valid: cell('x', 'async', 1, 3000).valid }, 'uvThreadpoolSize=8, ioDelay=1000, uvUseIoUring=0'),
+    at(async, 'uvThreadpoolSize=4, ioDelay=1000, uvUseIoUring=1'), at(async, 'uvThreadpoolSize=8, ioDelay=off, uvUseIoUring=0'),
+    at(cluster, 'uvThreadpoolSize=4, ioDelay=1000, uvUseIoUring=0'), at(cluster, 'uvThreadpoolSize=1, ioDelay=1000, uvUseIoUring=0')
+  ]
+  const pool = comparisons(cells, { metrics: ['opsPerSec'] }).filter((e) => e.kind === 'pool')
+  t.same(pool.map((e) => [e.a, e.b, e.verdict]), [
+    ['async-s1-c2-uvThreadpoolSize8ioDelay1000uvUseIoUring0', 'async-s1-c2-uvThreadpoolSize4ioDelay1000uvUseIoUring0', 'faster'],
+    ['async-s1-c2-uvThreadpoolSize4ioDelay1000uvUseIoUring1', 'async-s1-c2-uvThreadpoolSize4ioDelay1000uvUseIoUring0', 'same'],
+    ['async-cluster-s2-c2-uvThreadpoolSize1ioDelay1000uvUseIoUring0', 'async-cluster-s2-c2-uvThreadpoolSize4ioDelay1000uvUseIoUring0', 'same']
+  ], 'the plain folder\'s size 8 has no size 4 at its storage, and kinds are never crossed')
+  t.same(pool.map((e) => e.label), ['async, 1 process: pool 8 vs pool 4, 1 ms storage', 'async, 1 process: io_uring vs pool 4, 1 ms storage',
+    'async, cluster of 2 workers: pool 1 vs pool 4, 1 ms storage'])
+})

@@ -1,5 +1,5 @@
 'use strict'
-// threadpool (sweep/commands.js): before its cells run, two probes on each runtime of the plan: the time a GET's fs.readFile
+// threadpool (sweep/commands.js; run by sweep/measures.js): before its cells run, two probes on each runtime of the plan: the time a GET's fs.readFile
 // holds a pool thread on each of the plan's storages, at queue depth 1 (the model's input: report/stats/pool-model.js),
 // and whether libuv sends these calls to io_uring when UV_USE_IO_URING=1 asks it to. Where it does not, the io_uring
 // cells would measure the pool a second time: they are left out, saying so. The probes' figures go to env.json.
@@ -9,17 +9,15 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { ConfigError } = require('../../lib/config')
 const { valueLabel } = require('../../lib/results/dimensions')
+const { LIBUV_DEFAULT_THREADPOOL } = require('../../lib/results/environment')
 const { mountDelayFs } = require('../../storage')
 const { evict } = require('../../storage/cache')
 const { planCells } = require('../plan/grid')
-const { runPlan } = require('../runner')
-const { RUNNERS } = require('../measures')
 
 const PROBE = path.join(__dirname, 'probe.js')
 const PROBE_FILES = 64
 const PROBE_BYTES = 4096
 const PROBE_POOL = 7 // a pool size no runtime starts threads for on its own
-const DEFAULT_POOL = 4 // libuv's
 
 /**
  * threadpool's arguments: the plan, refused when a --uvThreadpoolSize list leaves out libuv's default, which
@@ -30,9 +28,9 @@ const DEFAULT_POOL = 4 // libuv's
  */
 function parseThreadpool (preset, rest) {
   const plan = planCells(preset, rest)
-  if (!plan.grid.uvThreadpoolSize.includes(DEFAULT_POOL)) {
+  if (!plan.grid.uvThreadpoolSize.includes(LIBUV_DEFAULT_THREADPOOL)) {
     throw new ConfigError(`--uvThreadpoolSize=${plan.grid.uvThreadpoolSize.join(',')}: threadpool compares each pool size with ` +
-      `libuv's default, ${DEFAULT_POOL}: add ${DEFAULT_POOL} to the list`)
+      `libuv's default, ${LIBUV_DEFAULT_THREADPOOL}: add ${LIBUV_DEFAULT_THREADPOOL} to the list`)
   }
   return { plan }
 }
@@ -40,7 +38,8 @@ function parseThreadpool (preset, rest) {
 // One probe (sweep/threadpool/probe.js): the runtime reads the files one at a time; { usPerCall } or { threadsStarted }.
 function probe (cell, mode, files, env) {
   const out = spawnSync(cell.runtimeBin, [...cell.runtimeArgs, PROBE, mode, ...files], {
-    env: { ...process.env, UV_THREADPOOL_SIZE: String(PROBE_POOL), UV_USE_IO_URING: '0', ...env }, encoding: 'utf8', timeout: 60000
+    // No NODE_OPTIONS: a module it preloads could start the pool before the probe counts the threads.
+    env: { ...process.env, NODE_OPTIONS: '', UV_THREADPOOL_SIZE: String(PROBE_POOL), UV_USE_IO_URING: '0', ...env }, encoding: 'utf8', timeout: 60000
   })
   if (out.status !== 0) throw new Error(`${cell.runtimeBin} ${PROBE}: ${(out.stderr || out.error?.message || `exit ${out.status}`).trim()}`)
   return JSON.parse(out.stdout)
@@ -105,23 +104,23 @@ async function probeRuntimes (cells, dataPath, say) {
 const storageWords = (c) => (c.storage === 'delay' ? `${c.ioDelay} µs storage` : c.storage === 'cold' ? 'the real disk, cold' : 'plain folder')
 
 /**
- * threadpool: the probes, then the cells (less the io_uring ones on a runtime whose libuv keeps these calls in its pool).
- * @param {{ plan: object }} parsed from parseThreadpool
- * @returns {Promise<number>} the exit status
+ * The plan's cells less the io_uring ones on a runtime whose libuv keeps these calls in its pool, with a note for each.
+ * @param {object[]} cells the plan's
+ * @param {{ runtime: string, used: boolean, threadsStarted: number }[]} ioUring probeRuntimes's
+ * @returns {{ cells: object[], notes: string[] }}
  */
-async function runThreadpool ({ plan }) {
-  const say = (line) => process.stderr.write(`threadpool: ${line}\n`)
-  const probes = await probeRuntimes(plan.cells, plan.config.dataPath, say)
-  const notes = [...plan.notes]
-  let cells = plan.cells
-  for (const { runtime, used, threadsStarted } of probes.ioUring) {
+function dropUnusedIoUring (cells, ioUring) {
+  const notes = []
+  let kept = cells
+  for (const { runtime, used, threadsStarted } of ioUring) {
     const mine = (c) => c.runtime === runtime && c.uvUseIoUring === 1
-    if (used || !cells.some(mine)) continue
-    cells = cells.filter((c) => !mine(c))
-    notes.push(`left out the io_uring cells on ${valueLabel('runtime', runtime)}: its libuv (${plan.cells.find(mine).uv ?? 'its version'}) hands ` +
-      `fs.readFile's calls to its thread pool even with UV_USE_IO_URING=1 (the probe started ${threadsStarted} of a pool of ${PROBE_POOL} threads)`)
+    const first = kept.find(mine)
+    if (used || !first) continue
+    kept = kept.filter((c) => !mine(c))
+    notes.push(`left out the io_uring cells on ${valueLabel('runtime', runtime)}: its libuv${first.uv ? ` ${first.uv}` : ''} keeps fs.readFile's calls ` +
+      `in its thread pool even with UV_USE_IO_URING=1 (a probe started ${threadsStarted} of a pool of ${PROBE_POOL} threads)`)
   }
-  return runPlan({ ...plan, cells, notes, envExtra: { ...plan.envExtra, threadpool: { ...probes, notes: notes.slice(plan.notes.length) } } }, RUNNERS.rounds)
+  return { cells: kept, notes }
 }
 
-module.exports = { parseThreadpool, runThreadpool, probeRuntimes, DEFAULT_POOL }
+module.exports = { parseThreadpool, probeRuntimes, dropUnusedIoUring, PROBE_POOL }

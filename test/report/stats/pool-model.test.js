@@ -1,0 +1,90 @@
+'use strict'
+// report/stats/pool-model.js: what the pool, the cores and the event loop allow, per cell, from figures whose model
+// values are worked out by hand here; what the model expects of each size against 4, and the knee.
+
+const t = require('tap')
+const { poolModel, predict, knee } = require('../../../report/stats/pool-model')
+
+const NODE = 'node-v20.20.2'
+// A summarised cell (report/stats/cell-stats.js) of one row's figures.
+const cell = (id, kind, nServers, row, { ops, busy }) => ({
+  id, kind, nServers, valid: [{ runtime: NODE, uvUseIoUring: 0, ...row }], telemetry: { meanUtilization: busy },
+  ci: { opsPerSec: { median: ops, low: ops * 0.95, high: ops * 1.05 } }
+})
+const SPLIT = { serverCpus: '0', clientCpus: '1' }
+const SHARED = { serverCpus: '0,1', clientCpus: '0,1' }
+const D1 = { storage: 'delay', ioDelay: '1000' }
+const cells = [
+  cell('a4', 'async', 1, { uvThreadpoolSize: 4, ...D1, ...SPLIT, serverCpuPerReqUs: 250, clientCpuPerReqUs: 60 }, { ops: 2500, busy: 0.5 }),
+  cell('a8', 'async', 1, { uvThreadpoolSize: 8, ...D1, ...SPLIT, serverCpuPerReqUs: 250, clientCpuPerReqUs: 60 }, { ops: 3800, busy: 0.9 }),
+  cell('off4', 'async', 1, { uvThreadpoolSize: 4, storage: 'cache', ioDelay: 'off', ...SHARED, serverCpuPerReqUs: 300, clientCpuPerReqUs: 50,
+    storageCpuPerReqUs: 0 },
+  { ops: 3000, busy: 1 }),
+  cell('iou', 'async', 1, { uvThreadpoolSize: 4, uvUseIoUring: 1, ...D1, ...SPLIT, serverCpuPerReqUs: 300 }, { ops: 3000, busy: 0.95 }),
+  cell('s4', 'sync', 1, { uvThreadpoolSize: 4, ...D1, ...SPLIT, serverCpuPerReqUs: 300 }, { ops: 800, busy: 1 })
+]
+const env = {
+  cpus: 2,
+  threadpool: {
+    hold: [{ runtime: NODE, storage: 'delay', ioDelay: 1000, usPerCall: 1200 }, { runtime: NODE, storage: 'cache', ioDelay: 'off', usPerCall: 15 }],
+    ioUring: [{ runtime: NODE, used: true, threadsStarted: 1 }]
+  }
+}
+const profiled = (id) => ({ id, waits: { poolCalls: { estimate: 1.2 }, poolQueuedUs: { estimate: 60 } }, sleeps: { estimate: 5 },
+  categories: { 'kernel-wake': { estimate: 20 } } })
+const why = { cells: ['a4', 'a8', 'off4', 'iou'].map(profiled) }
+const verdict = (a, verdict, estimate, low, high) => ({ a, b: 'a4', kind: 'pool', metric: 'opsPerSec', verdict, estimate, low, high, margin: 0.05,
+  label: a })
+const verdicts = [verdict('a8', 'faster', 1.5, 1.4, 1.6), verdict('iou', 'undecided', 1.2, 0.9, 1.3)]
+
+t.test('predict: the smallest of what the pool, the cores and the event loop allow', async (t) => {
+  t.same(predict({ threads: 4, callsPerRequest: 1.25, holdUs: 1000, cores: 2, cpuPerRequestUs: 400, loopAllows: 4000 }),
+    { pool: 3200, cores: 5000, loop: 4000, predicted: 3200, limit: 'pool' })
+  t.same(predict({ threads: 64, callsPerRequest: 1.25, holdUs: 1000, cores: 1, cpuPerRequestUs: 400, loopAllows: 4000 }).limit, 'cores')
+  t.same(predict({ threads: 4, ioUring: true, cores: 2, cpuPerRequestUs: 400, loopAllows: 3000 }),
+    { pool: Infinity, cores: 5000, loop: 3000, predicted: 3000, limit: 'loop' })
+  t.equal(predict({ threads: 4, callsPerRequest: null, holdUs: 1000, cores: 2, cpuPerRequestUs: 400 }).predicted, null, 'no profiled calls: no model')
+})
+
+t.test('poolModel: every cell with a pool size, the model beside the measurement, and what it expects of each size against 4', async (t) => {
+  const pool = poolModel({ env }, cells, verdicts, why)
+  const by = Object.fromEntries(pool.cells.map((m) => [m.id, m]))
+  // a4: the pool allows 4 / (1.2 × 1200 µs) = 2,777.8/s; its core 1 / 250 µs = 4,000/s (split: the client's CPU is elsewhere);
+  // its loop, half busy at 2,500/s, 5,000/s.
+  t.equal(Math.round(by.a4.model.pool * 10) / 10, 2777.8)
+  t.equal(by.a4.model.cores, 4000)
+  t.equal(by.a4.model.loop, 5000)
+  t.equal(by.a4.model.limit, 'pool')
+  t.equal(Math.round(by.a4.fit * 100) / 100, 0.9)
+  t.equal(by.a8.model.limit, 'cores', '8 threads allow 5,555.6/s, past the core\'s 4,000')
+  // off4 shares both cores with the client: 2 / (300 + 50) µs = 5,714.3/s; its loop, busy all the time, 3,000/s.
+  t.equal(Math.round(by.off4.model.cores * 10) / 10, 5714.3)
+  t.equal(by.off4.model.limit, 'loop')
+  t.equal(by.iou.model.pool, Infinity, 'io_uring where the probe saw libuv use it: no pool limit')
+  t.equal(by.s4.model, null, 'sync hands the pool nothing: no model')
+  t.equal(by.a4.queuedUsPerCall, 50, 'queue wait per call: 60 µs per request over 1.2 calls')
+  t.same(pool.comparisons.map((c) => [c.a, c.expected, c.agrees]), [['a8', 'faster', true], ['iou', 'faster', false]])
+  t.equal(knee(by.a4), 6, 'the core\'s 4,000/s need 4 × 4,000 / 2,777.8 = 5.76 threads: 6')
+  t.equal(knee(by.off4), 1, 'a plain folder: one thread keeps up with the loop')
+})
+
+t.test('poolModel: nothing for a folder whose cells share one pool size, and no model where a probe is missing', async (t) => {
+  t.equal(poolModel({ env }, cells.filter((c) => c.id !== 'a8'), [], why), null)
+  const pool = poolModel({ env: { cpus: 2 } }, cells, verdicts, why)
+  t.ok(pool.cells.filter((m) => m.kind === 'async' && !m.ioUring).every((m) => m.model.predicted === null), 'no hold time, no pool limit, no model')
+})
+
+t.test('threadpool.md: a row per cell, the model beside each async measurement, an interval on every ratio, the findings', async (t) => {
+  const { threadpoolMarkdown } = require('../../../report/page/threadpool-section')
+  const pool = poolModel({ env }, cells, verdicts, why)
+  const md = threadpoolMarkdown(pool, { ...env, argv: ['threadpool'], serverRuntimes: [NODE], loadAverage: [0.5], startedAt: 'then' })
+  const rows = md.split('\n').filter((l) => /^\| (1 ms|plain folder) \|/.test(l))
+  t.equal(rows.length, cells.length, 'every cell')
+  const cols = (row) => row.split(' | ')
+  const a8 = rows.find((r) => cols(r)[4] === '8')
+  t.match(a8, '| 3,800 [3,610–3,990] | 5,556 / 4,000 / 4,222 | 4,000 (cores) | 0.95 | 1.50× [1.40–1.60] faster | faster |')
+  t.match(rows.find((r) => cols(r)[4] === 'io_uring'), '| 1.20× [0.90–1.30] undecided | faster ✗ |', 'a verdict the model did not expect is marked')
+  t.match(rows.find((r) => cols(r)[3] === 'sync'), '| 800 [760–840] | – | – | – |', 'sync: measured, no model')
+  t.match(md, '1 ms, 1 process, 1 core: the pool holds the default back: 6 threads per process would let the cores or the event loop be the limit')
+  t.match(md, 'the verdict is what the model expected in 1 of 2 comparisons; at 1 ms storage in 1 of 2')
+})
