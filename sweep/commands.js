@@ -80,7 +80,7 @@ const PRESETS = {
     lists: { kinds: ['sync', 'async', 'async-cluster'], nServers: [2], nClients: [2], uvThreadpoolSize: POOL_SIZES, cpuset: ['split', 'shared'],
       uvUseIoUring: [0, 1] },
     flags: [...INTERLEAVED.flags, '--concurrency=48', '--timeout=60000'], aa: () => null, slice: { ioDelay: ['off', 100, 1000] }, keep: keepPoolCell,
-    rounds: { ...ROUNDS, rounds: 6, budget: 600, window: 480, passes: 3, warmOps: 2000, profile: true, profileRounds: 1 } },
+    rounds: { ...ROUNDS, rounds: 6, budget: 660, window: 480, passes: 3, warmOps: 1000, profile: true, profileRounds: 1 } },
   'storage-check': { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2], storage: ['cold', 'delay'] },
     flags: [...INTERLEAVED.flags, '--concurrency=2'], aa: () => null, rounds: { ...ROUNDS, rounds: 6, budget: 480, window: 200, passes: 6 } }
 }

@@ -33,7 +33,7 @@ function rows (pool) {
         m.model ? `${int(m.model.pool)} / ${int(m.model.cores)} / ${int(m.model.loop)}` : '–',
         m.model?.predicted ? `${int(m.model.predicted)} (${LIMIT_WORDS[m.model.limit]})` : '–',
         m.fit === null ? '–' : fixed(m.fit, 2),
-        c?.estimate ? `${formatRatio(c)} ${c.verdict}` : m.pool === DEFAULT_POOL && !m.ioUring ? 'the reference' : '–',
+        c?.estimate ? `${formatRatio(c)} ${c.verdict}` : m.pool === DEFAULT_POOL && !m.ioUring && m.model ? 'the reference' : '–',
         c?.expected ? `${c.expected}${c.agrees ? '' : ' ✗'}` : '–',
         one(m.queuedUsPerCall), one(m.sleeps), one(m.wakeUs)]
     }
@@ -51,9 +51,10 @@ const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]
  */
 function poolFindings (pool) {
   const lines = []
-  const fitted = pool.cells.filter((m) => m.fit !== null).length
+  const fitted = pool.cells.filter((m) => m.fit !== null && m.reference !== m.id).length
   if (pool.fit.all !== null) {
-    lines.push(`The model is ${pctOff(pool.fit.all)} from the measurement (median of |measured / model − 1| over ${fitted} cells; ` +
+    lines.push(`The model is ${pctOff(pool.fit.all)} from the measurement (median of |measured / model − 1| over the ${fitted} cells predicted ` +
+      'from their reference\'s costs; ' +
       `${pctOff(pool.fit.pool)} where the pool is the limit, ${pctOff(pool.fit.cores)} where the cores are, ${pctOff(pool.fit.loop)} where the event loop is).`)
   }
   const judged = pool.comparisons.filter((c) => c.expected)
@@ -65,15 +66,18 @@ function poolFindings (pool) {
       ? `; at ${storageText({ storage: 'delay', ioDelay: slowest })} storage in ${met(atSlowest)} of ${atSlowest.length}`
       : ''
     lines.push(`Against pool ${DEFAULT_POOL}, the verdict is what the model expected in ${met(judged)} of ${judged.length} comparisons${there} ` +
-      '(faster where it expects the pool to hold the default back; where something else is the limit, the same or slower, never faster).')
+      '(faster where it expects the pool to hold the default back; where something else is the limit, an interval that leaves out faster).')
   }
+  const knees = new Map()
   for (const m of [...pool.cells].sort(order).filter((m) => m.pool === DEFAULT_POOL && !m.ioUring && m.model?.pool)) {
     const k = knee(m)
-    if (k === null) continue
-    const allow = `the pool allows ${int(m.model.pool)} ops/s, the cores ${int(m.model.cores)}, the event loop ${int(m.model.loop)}`
-    lines.push(`${storageText(m)}, ${modelLabel(m.kind, m.nServers)}, ${coresText(m)}: ` + (k <= DEFAULT_POOL
-      ? `${DEFAULT_POOL} threads are enough (${allow})`
-      : `the pool holds the default back: ${k} threads per process would let the cores or the event loop be the limit (at ${DEFAULT_POOL}, ${allow})`) + '.')
+    if (k !== null) knees.set(storageText(m), [...(knees.get(storageText(m)) ?? []), k])
+  }
+  if (knees.size > 0) {
+    const range = (ks) => (Math.min(...ks) === Math.max(...ks) ? `${ks[0]}` : `${Math.min(...ks)}–${Math.max(...ks)}`)
+    lines.push('Threads per process before the pool stops being the limit, by the model (what the cores and the event loop allow × pool ' +
+      `calls per request × time per call, from each pool-${DEFAULT_POOL} cell; the range over processes and cores): ` +
+      `${[...knees].map(([where, ks]) => `${where} ${range(ks)}`).join(', ')}.`)
   }
   return lines
 }
@@ -89,12 +93,13 @@ function probeLines (pool) {
   ]
 }
 
-const MODEL_TEXT = 'The model: the pool allows threads ÷ (pool calls per request × µs a call holds a thread) requests per second, with the ' +
-  'threads of every serving process, the calls per request from the profiled round and the hold time from the probe; the cores allow cores ÷ ' +
-  'CPU per request (the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the event loops allow ' +
-  'the measured rate ÷ their busy share (JS runs on one thread a process); the model is the smallest of the three. ' +
-  'io_uring cells have no pool limit. Sleeps and kernel wake-ups per request come from the profiled round: where the cores are the ' +
-  'limit, a bigger pool only adds them.'
+const MODEL_TEXT = 'The model predicts each async cell from the costs its reference, the same cell at libuv\'s default pool of 4, ' +
+  'measured: the pool allows threads ÷ (pool calls per request × µs a call holds a thread), the threads of every serving ' +
+  'process, the calls per request from the profiled round and the hold time from the probe; the cores allow cores ÷ CPU per ' +
+  'request (the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the event loops ' +
+  'allow processes ÷ the event loop\'s busy time per request (JS runs on one thread a process). The model is the smallest of ' +
+  'the three; io_uring cells have no pool limit; a reference cell\'s own model is fitted, not predicted. Sleeps and kernel ' +
+  'wake-ups per request come from the profiled round: where the pool is not the limit, a bigger pool only adds them.'
 
 /**
  * threadpool.md.

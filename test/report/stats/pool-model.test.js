@@ -20,6 +20,8 @@ const cells = [
   cell('off4', 'async', 1, { uvThreadpoolSize: 4, storage: 'cache', ioDelay: 'off', ...SHARED, serverCpuPerReqUs: 300, clientCpuPerReqUs: 50,
     storageCpuPerReqUs: 0 },
   { ops: 3000, busy: 1 }),
+  cell('off64', 'async', 1, { uvThreadpoolSize: 64, storage: 'cache', ioDelay: 'off', ...SHARED, serverCpuPerReqUs: 320, clientCpuPerReqUs: 50,
+    storageCpuPerReqUs: 0 }, { ops: 2900, busy: 1 }),
   cell('iou', 'async', 1, { uvThreadpoolSize: 4, uvUseIoUring: 1, ...D1, ...SPLIT, serverCpuPerReqUs: 300 }, { ops: 3000, busy: 0.95 }),
   cell('s4', 'sync', 1, { uvThreadpoolSize: 4, ...D1, ...SPLIT, serverCpuPerReqUs: 300 }, { ops: 800, busy: 1 })
 ]
@@ -32,10 +34,11 @@ const env = {
 }
 const profiled = (id) => ({ id, waits: { poolCalls: { estimate: 1.2 }, poolQueuedUs: { estimate: 60 } }, sleeps: { estimate: 5 },
   categories: { 'kernel-wake': { estimate: 20 } } })
-const why = { cells: ['a4', 'a8', 'off4', 'iou'].map(profiled) }
+const why = { cells: ['a4', 'a8', 'off4', 'off64', 'iou'].map(profiled) }
 const verdict = (a, verdict, estimate, low, high) => ({ a, b: 'a4', kind: 'pool', metric: 'opsPerSec', verdict, estimate, low, high, margin: 0.05,
   label: a })
-const verdicts = [verdict('a8', 'faster', 1.5, 1.4, 1.6), verdict('iou', 'undecided', 1.2, 0.9, 1.3)]
+const verdicts = [verdict('a8', 'faster', 1.5, 1.4, 1.6), verdict('iou', 'undecided', 1.2, 0.9, 1.3),
+  { ...verdict('off64', 'undecided', 0.97, 0.9, 1.04), b: 'off4' }]
 
 t.test('predict: the smallest of what the pool, the cores and the event loop allow', async (t) => {
   t.same(predict({ threads: 4, callsPerRequest: 1.25, holdUs: 1000, cores: 2, cpuPerRequestUs: 400, loopAllows: 4000 }),
@@ -46,30 +49,33 @@ t.test('predict: the smallest of what the pool, the cores and the event loop all
   t.equal(predict({ threads: 4, callsPerRequest: null, holdUs: 1000, cores: 2, cpuPerRequestUs: 400 }).predicted, null, 'no profiled calls: no model')
 })
 
-t.test('poolModel: every cell with a pool size, the model beside the measurement, and what it expects of each size against 4', async (t) => {
+t.test('poolModel: each size predicted from its reference\'s costs, beside the measurement, and what it expects against 4', async (t) => {
   const pool = poolModel({ env }, cells, verdicts, why)
   const by = Object.fromEntries(pool.cells.map((m) => [m.id, m]))
-  // a4: the pool allows 4 / (1.2 × 1200 µs) = 2,777.8/s; its core 1 / 250 µs = 4,000/s (split: the client's CPU is elsewhere);
-  // its loop, half busy at 2,500/s, 5,000/s.
+  // a4, the reference: its pool allows 4 / (1.2 × 1200 µs) = 2,777.8/s; its core 1 / 250 µs = 4,000/s (split: the client's
+  // CPU is elsewhere); its loop, half busy at 2,500/s, 200 µs a request: 5,000/s.
   t.equal(Math.round(by.a4.model.pool * 10) / 10, 2777.8)
   t.equal(by.a4.model.cores, 4000)
   t.equal(by.a4.model.loop, 5000)
   t.equal(by.a4.model.limit, 'pool')
-  t.equal(Math.round(by.a4.fit * 100) / 100, 0.9)
-  t.equal(by.a8.model.limit, 'cores', '8 threads allow 5,555.6/s, past the core\'s 4,000')
-  // off4 shares both cores with the client: 2 / (300 + 50) µs = 5,714.3/s; its loop, busy all the time, 3,000/s.
+  // a8 from a4's costs (not its own 0.9-busy loop): 8 threads allow 5,555.6/s, past the core's 4,000.
+  t.same([by.a8.reference, by.a8.model.loop, by.a8.model.limit, by.a8.fit], ['a4', 5000, 'cores', 0.95])
+  // off4 shares both cores with the client: 2 / (300 + 50) µs = 5,714.3/s; its loop, busy all the time at 3,000/s, 3,000/s.
   t.equal(Math.round(by.off4.model.cores * 10) / 10, 5714.3)
   t.equal(by.off4.model.limit, 'loop')
-  t.equal(by.iou.model.pool, Infinity, 'io_uring where the probe saw libuv use it: no pool limit')
+  t.same([by.off64.reference, by.off64.model.predicted], ['off4', 3000], 'off64 from off4\'s costs')
+  t.same([by.iou.reference, by.iou.model.pool, by.iou.model.cores], ['a4', Infinity, 4000], 'io_uring where the probe saw libuv use it: no pool limit')
   t.equal(by.s4.model, null, 'sync hands the pool nothing: no model')
   t.equal(by.a4.queuedUsPerCall, 50, 'queue wait per call: 60 µs per request over 1.2 calls')
-  t.same(pool.comparisons.map((c) => [c.a, c.expected, c.agrees]), [['a8', 'faster', true], ['iou', 'faster', false]])
+  t.same(pool.comparisons.map((c) => [c.a, c.expected, c.agrees]), [['a8', 'faster', true], ['iou', 'faster', false], ['off64', 'same', true]],
+    'the same expected: an interval whose high is within the margin agrees, undecided or not')
+  t.equal(Math.round(pool.fit.all * 1000) / 1000, 0.05, 'fitted over a8, off64 and iou, not the references: |0.95 − 1|, |0.967 − 1|, |0.75 − 1|')
   t.equal(knee(by.a4), 6, 'the core\'s 4,000/s need 4 × 4,000 / 2,777.8 = 5.76 threads: 6')
   t.equal(knee(by.off4), 1, 'a plain folder: one thread keeps up with the loop')
 })
 
 t.test('poolModel: nothing for a folder whose cells share one pool size, and no model where a probe is missing', async (t) => {
-  t.equal(poolModel({ env }, cells.filter((c) => c.id !== 'a8'), [], why), null)
+  t.equal(poolModel({ env }, cells.filter((c) => c.valid[0].uvThreadpoolSize === 4), [], why), null)
   const pool = poolModel({ env: { cpus: 2 } }, cells, verdicts, why)
   t.ok(pool.cells.filter((m) => m.kind === 'async' && !m.ioUring).every((m) => m.model.predicted === null), 'no hold time, no pool limit, no model')
 })
@@ -82,9 +88,10 @@ t.test('threadpool.md: a row per cell, the model beside each async measurement, 
   t.equal(rows.length, cells.length, 'every cell')
   const cols = (row) => row.split(' | ')
   const a8 = rows.find((r) => cols(r)[4] === '8')
-  t.match(a8, '| 3,800 [3,610–3,990] | 5,556 / 4,000 / 4,222 | 4,000 (cores) | 0.95 | 1.50× [1.40–1.60] faster | faster |')
+  t.match(a8, '| 3,800 [3,610–3,990] | 5,556 / 4,000 / 5,000 | 4,000 (cores) | 0.95 | 1.50× [1.40–1.60] faster | faster |')
   t.match(rows.find((r) => cols(r)[4] === 'io_uring'), '| 1.20× [0.90–1.30] undecided | faster ✗ |', 'a verdict the model did not expect is marked')
   t.match(rows.find((r) => cols(r)[3] === 'sync'), '| 800 [760–840] | – | – | – |', 'sync: measured, no model')
-  t.match(md, '1 ms, 1 process, 1 core: the pool holds the default back: 6 threads per process would let the cores or the event loop be the limit')
-  t.match(md, 'the verdict is what the model expected in 1 of 2 comparisons; at 1 ms storage in 1 of 2')
+  t.match(md, 'Threads per process before the pool stops being the limit, by the model (what the cores and the event loop allow × pool calls per ' +
+    'request × time per call, from each pool-4 cell; the range over processes and cores): plain folder 1, 1 ms 6.')
+  t.match(md, 'the verdict is what the model expected in 2 of 3 comparisons; at 1 ms storage in 1 of 2')
 })
