@@ -5,7 +5,11 @@
 const { renderSvg, chartTitle } = require('./svg')
 
 const COLORS = { pool: '#c0392b', cores: '#2471a3', loop: '#17a589' }
-const WORDS = { pool: 'the pool', cores: 'the cores', loop: 'the event loop' }
+const WORDS = { pool: 'pool-limited', cores: 'cores-limited', loop: 'event-loop-limited' }
+const NICE = [1, 2, 5]
+// The nice number (1, 2 or 5 times a power of 10) at or below x, or at or above it.
+const niceBelow = (x) => Math.max(...[-1, 0].flatMap((e) => NICE.map((n) => n * 10 ** (Math.floor(Math.log10(x)) + e))).filter((v) => v <= x))
+const niceAbove = (x) => Math.min(...[0, 1].flatMap((e) => NICE.map((n) => n * 10 ** (Math.floor(Math.log10(x)) + e))).filter((v) => v >= x))
 
 /**
  * @param {{ title: string, env: object, pool: object }} spec pool: poolModel's
@@ -14,15 +18,15 @@ const WORDS = { pool: 'the pool', cores: 'the cores', loop: 'the event loop' }
 function poolModelChart ({ title, env, pool }) {
   const cells = pool.cells.filter((m) => m.model?.predicted && m.measured)
   const all = cells.flatMap((m) => [m.model.predicted, m.measured.median])
-  const [low, high] = [Math.min(...all) / 1.3, Math.max(...all) * 1.3]
+  const [low, high] = [niceBelow(Math.min(...all) / 1.1), niceAbove(Math.max(...all) * 1.1)]
   const series = Object.entries(COLORS).map(([limit, color]) => ({
-    type: 'scatter', name: `${WORDS[limit]} the limit`, color, symbolSize: 9,
+    type: 'scatter', name: WORDS[limit], color, symbolSize: 9,
     data: cells.filter((m) => m.model.limit === limit).map((m) => ({ name: m.id, value: [m.model.predicted, m.measured.median] }))
   }))
   series.push({ type: 'line', name: 'measured = model', color: '#777', symbol: 'none', lineStyle: { type: 'dashed' }, data: [[low, low], [high, high]] })
   return renderSvg({
-    title: chartTitle(title, env, 'median of the valid rounds against the model: threads ÷ (calls × hold time), cores ÷ CPU per request'),
-    legend: { top: 62 },
+    title: chartTitle(title, env, 'each async cell: the median of its valid rounds, and the model'),
+    legend: { top: 62, itemGap: 24 },
     grid: { left: 90, right: 40, top: 110, bottom: 60 },
     xAxis: { type: 'log', min: low, max: high, name: 'model (ops/s)', nameLocation: 'middle', nameGap: 32 },
     yAxis: { type: 'log', min: low, max: high, name: 'measured (ops/s)', nameLocation: 'middle', nameGap: 60 },

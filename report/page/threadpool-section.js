@@ -51,9 +51,8 @@ const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]
  */
 function poolFindings (pool) {
   const lines = []
-  const fitted = pool.cells.filter((m) => m.fit !== null && m.reference !== m.id).length
   if (pool.fit.all !== null) {
-    lines.push(`The model is ${pctOff(pool.fit.all)} from the measurement (median of |measured / model − 1| over the ${fitted} cells predicted ` +
+    lines.push(`The model is ${pctOff(pool.fit.all)} from the measurement (median of |measured / model − 1| over the ${pool.fit.n} cells predicted ` +
       'from their reference\'s costs; ' +
       `${pctOff(pool.fit.pool)} where the pool is the limit, ${pctOff(pool.fit.cores)} where the cores are, ${pctOff(pool.fit.loop)} where the event loop is).`)
   }

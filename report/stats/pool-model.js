@@ -111,8 +111,8 @@ function modelFrom (m, ref) {
  * @param {object|null} why report/stats/why.js whyAnalysis (the profiled round), null without one
  * @returns {object|null} null when no cell varies the pool: { cells: [{ id, kind, nServers, storage, ioDelay, runtime, cores,
  *   shared, pool, ioUring, measured, model, reference, fit, queuedUsPerCall, sleeps, wakeUs }], comparisons: [{ a, b, label,
- *   verdict, estimate, low, high, expected, agrees, ioDelay }], fit: { all, pool, cores, loop } (median |measured/model − 1|
- *   over the cells predicted from another's costs), holds, ioUring, notes }
+ *   verdict, estimate, low, high, expected, agrees, ioDelay }], fit: { n, all, pool, cores, loop } (median |measured/model − 1|
+ *   over the n cells predicted from another's costs), holds, ioUring, notes }
  */
 function poolModel (results, cells, verdicts, why) {
   const pooled = cells.filter((c) => c.valid.length > 0 && Number.isFinite(c.valid[0].uvThreadpoolSize))
@@ -138,7 +138,7 @@ function poolModel (results, cells, verdicts, why) {
   return {
     cells: modelled,
     comparisons,
-    fit: { all: off(predicted), ...Object.fromEntries(LIMITS.map((l) => [l, off(predicted.filter((m) => m.model.limit === l))])) },
+    fit: { n: predicted.length, all: off(predicted), ...Object.fromEntries(LIMITS.map((l) => [l, off(predicted.filter((m) => m.model.limit === l))])) },
     holds: probes.hold,
     ioUring: probes.ioUring,
     notes: probes.notes ?? []

@@ -90,6 +90,7 @@ t.test('each pool size is compared with the same cell at libuv\'s default, 4, an
   const async = cell('async-s1-c2', 'async', 1, 2000)
   const cluster = cell('async-cluster-s2-c2', 'async-cluster', 2, 3000)
   const cells = [
+    at(cell('async-reuseport-s2-c2', 'async-reuseport', 2, 1000), 'uvThreadpoolSize=4, ioDelay=1000, uvUseIoUring=0'),
     at(async, 'uvThreadpoolSize=4, ioDelay=1000, uvUseIoUring=0'),
     at({ ...async, valid: cell('x', 'async', 1, 3000).valid }, 'uvThreadpoolSize=8, ioDelay=1000, uvUseIoUring=0'),
     at(async, 'uvThreadpoolSize=4, ioDelay=1000, uvUseIoUring=1'), at(async, 'uvThreadpoolSize=8, ioDelay=off, uvUseIoUring=0'),

@@ -69,7 +69,8 @@ t.test('poolModel: each size predicted from its reference\'s costs, beside the m
   t.equal(by.a4.queuedUsPerCall, 50, 'queue wait per call: 60 µs per request over 1.2 calls')
   t.same(pool.comparisons.map((c) => [c.a, c.expected, c.agrees]), [['a8', 'faster', true], ['iou', 'faster', false], ['off64', 'same', true]],
     'the same expected: an interval whose high is within the margin agrees, undecided or not')
-  t.equal(Math.round(pool.fit.all * 1000) / 1000, 0.05, 'fitted over a8, off64 and iou, not the references: |0.95 − 1|, |0.967 − 1|, |0.75 − 1|')
+  t.same([pool.fit.n, Math.round(pool.fit.all * 1000) / 1000], [3, 0.05],
+    'fitted over a8, off64 and iou, not the references: |0.95 − 1|, |0.967 − 1|, |0.75 − 1|')
   t.equal(knee(by.a4), 6, 'the core\'s 4,000/s need 4 × 4,000 / 2,777.8 = 5.76 threads: 6')
   t.equal(knee(by.off4), 1, 'a plain folder: one thread keeps up with the loop')
 })
