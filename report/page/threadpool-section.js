@@ -78,6 +78,10 @@ function poolFindings (pool) {
       `calls per request × time per call, from each pool-${DEFAULT_POOL} cell; the range over processes and cores): ` +
       `${[...knees].map(([where, ks]) => `${where} ${range(ks)}`).join(', ')}.`)
   }
+  // nodejs/node#61533 would size the pool from uv_available_parallelism() (the cores a process may use), at least 4.
+  const picks = [...new Set(pool.cells.map((m) => m.cores))].sort((a, b) => a - b)
+    .map((cores) => `${Math.min(1024, Math.max(DEFAULT_POOL, cores))} on ${cores} core${cores > 1 ? 's' : ''}`)
+  if (picks.length > 0) lines.push(`The size Node's pull request would pick (uv_available_parallelism(), at least ${DEFAULT_POOL}): ${picks.join(', ')}.`)
   return lines
 }
 

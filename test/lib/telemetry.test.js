@@ -47,10 +47,15 @@ t.test('event-loop delay is the delay alone: the 10 ms sampling interval is take
 
 t.test('a blocked event loop shows in its delay', async (t) => {
   const monitor = createMonitor('single')
-  await new Promise((resolve) => setTimeout(resolve, 30))
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+  // Until the histogram has samples (its 10 ms timer runs): on a loaded machine the first can come late.
+  const sampled = async () => { for (let i = 0; i < 100 && monitor.snapshot().eventLoopDelayUs.max === null; i++) await sleep(20) }
+  await sleep(30)
+  await sampled()
   const end = Date.now() + 60
   while (Date.now() < end); // block the loop for 60 ms
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  await sleep(50)
+  await sampled()
   const delay = monitor.snapshot().eventLoopDelayUs
   t.ok(Object.values(delay).every(Number.isInteger) && delay.min <= delay.p50 && delay.p50 <= delay.p99 && delay.p99 <= delay.max,
     `whole µs, in order: ${JSON.stringify(delay)}`)

@@ -95,4 +95,5 @@ t.test('threadpool.md: a row per cell, the model beside each async measurement, 
   t.match(md, 'Threads per process before the pool stops being the limit, by the model (what the cores and the event loop allow × pool calls per ' +
     'request × time per call, from each pool-4 cell; the range over processes and cores): plain folder 1, 1 ms 6.')
   t.match(md, 'the verdict is what the model expected in 2 of 3 comparisons; at 1 ms storage in 1 of 2')
+  t.match(md, 'The size Node\'s pull request would pick (uv_available_parallelism(), at least 4): 4 on 1 core, 4 on 2 cores.')
 })
