@@ -68,19 +68,20 @@ const PRESETS = {
     aa: () => null, slice: { ioDelay: ['off', 1000] },
     rounds: { rounds: 6, budget: 600, slo: parseSlo('p99:20ms'), precision: 0.05, startRate: 100, endRate: 20000, probe: 1, rates: [] } },
   run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1, profile: false, profileRounds: 5 } },
-  // The delay layer checked against the real disk: sync and async in one process and in a cluster of 2, on a cold cache and on the
-  // delay layer at the device's latencies at queue depths 1 and 4 (its entry in COMMANDS measures the device first), all interleaved.
   // libuv's pool size: async in one process and in a cluster of 2 (sync, which hands the pool nothing, as the reference) at each
   // size, on 1 core (split: the client on the other) and on both (shared), a plain folder, 100 µs and 1 ms storage, io_uring
   // beside the pool; 2 x 48 connections, 1.5 x the largest pool, since a request spends part of its time on the event loop, not
   // in a pool call; a request may wait 60 s, not 10, as the 60 servers warm up at once (sync's 96 queued requests then wait
-  // seconds behind each other on a shared core). Thinned to fit its budget (keep): the sizes between 1, 4 and 64 at the slowest storage only; sync and
-  // io_uring (async, 1 process) at libuv's default, 4. One profiled round gives the model its calls per request and the wake-ups.
+  // seconds behind each other on a shared core). Thinned to fit its budget (keep): the sizes between 1, 4 and 64 at the slowest
+  // storage only; sync and io_uring (async, 1 process) at libuv's default, 4. One profiled round gives the model its calls per
+  // request and the wake-ups.
   threadpool: { ...INTERLEAVED,
     lists: { kinds: ['sync', 'async', 'async-cluster'], nServers: [2], nClients: [2], uvThreadpoolSize: POOL_SIZES, cpuset: ['split', 'shared'],
       uvUseIoUring: [0, 1] },
     flags: [...INTERLEAVED.flags, '--concurrency=48', '--timeout=60000'], aa: () => null, slice: { ioDelay: ['off', 100, 1000] }, keep: keepPoolCell,
     rounds: { ...ROUNDS, rounds: 6, budget: 660, window: 480, passes: 3, warmOps: 1000, profile: true, profileRounds: 1 } },
+  // The delay layer checked against the real disk: sync and async in one process and in a cluster of 2, on a cold cache and on the
+  // delay layer at the device's latencies at queue depths 1 and 4 (its entry in COMMANDS measures the device first), all interleaved.
   'storage-check': { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2], storage: ['cold', 'delay'] },
     flags: [...INTERLEAVED.flags, '--concurrency=2'], aa: () => null, rounds: { ...ROUNDS, rounds: 6, budget: 480, window: 200, passes: 6 } }
 }
@@ -146,10 +147,10 @@ const COMMANDS = {
   }),
   threadpool: cells('threadpool', {
     line: `how big libuv's pool should be for a file server: async in one process and in a cluster of 2 at pool sizes ${POOL_SIZES.join(', ')} ` +
-      `(sizes ${POOL_EVERYWHERE.join(', ')} but at 1 ms), sync as the reference, io_uring beside the pool where libuv uses it, on 1 core and ` +
+      `(${POOL_EVERYWHERE.join(', ')} only, but at 1 ms), sync as the reference, io_uring beside the pool where libuv uses it, on 1 core and ` +
       'on 2 (--cpuset split, shared), at a plain folder, 100 µs and 1 ms storage (when FUSE works); interleaved within ' +
-      `${duration(PRESETS.threadpool.rounds.budget)} and one profiled round; each size against 4, and a model of what the pool and the ` +
-      'cores allow beside each measurement; writes threadpool.md beside the report',
+      `${duration(PRESETS.threadpool.rounds.budget)} and one profiled round; each size against 4, and a model of what the pool, the ` +
+      'cores and the event loop allow beside each measurement; writes threadpool.md beside the report',
     parse: (rest) => parseThreadpool(PRESETS.threadpool, rest),
     run: runThreadpool
   }),

@@ -26,7 +26,6 @@ function rows (pool) {
   return [...pool.cells].sort(order).map((m) => {
     const c = vs.get(m.id)
     return {
-      m,
       cells: [storageText(m), coresText(m), modelLabel(m.kind, m.nServers), KINDS[m.kind].store,
         m.ioUring ? 'io_uring' : String(m.pool),
         m.measured ? `${int(m.measured.median)} [${int(m.measured.low)}–${int(m.measured.high)}]` : '–',

@@ -1,8 +1,9 @@
 'use strict'
-// threadpool (sweep/commands.js; run by sweep/measures.js): before its cells run, two probes on each runtime of the plan: the time a GET's fs.readFile
-// holds a pool thread on each of the plan's storages, at queue depth 1 (the model's input: report/stats/pool-model.js),
-// and whether libuv sends these calls to io_uring when UV_USE_IO_URING=1 asks it to. Where it does not, the io_uring
-// cells would measure the pool a second time: they are left out, saying so. The probes' figures go to env.json.
+// threadpool (sweep/commands.js; run by sweep/measures.js): its plan, and before its cells run two probes on each runtime:
+// the time a GET's fs.readFile holds a pool thread on each of the plan's storages, at queue depth 1 (the model's input:
+// report/stats/pool-model.js), and whether libuv sends these calls to io_uring when UV_USE_IO_URING=1 asks it to. Where
+// it does not, the io_uring cells would measure the pool a second time: they are left out, saying so. The probes' figures
+// go to env.json.
 
 const fs = require('node:fs')
 const path = require('node:path')

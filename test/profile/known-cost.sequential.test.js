@@ -14,6 +14,7 @@ const { resetServerStats, readServerStats } = require('../../client/server-stats
 const { perfProblem, startPerf, perfScript } = require('../../profile/perf')
 const { roundFigures } = require('../../profile/round')
 const { inclusiveUs } = require('../../profile/attribute')
+const { sampleMachine, interferenceBetween, MAX_INTERFERENCE } = require('../../lib/machine/cpu-share')
 
 const BURN_US = 300
 const REQUESTS = 6000
@@ -60,10 +61,12 @@ async function profiledWindow (t, { port, spool, dir, withPerf }) {
   const perf = withPerf ? await startPerf({ file: data, logFd: 'ignore', frequency: 777 }) : null
   await perf?.enable()
   t.equal(await resetServerStats(client), null, 'the window began')
+  const before = sampleMachine()
   const startNs = process.hrtime.bigint()
   const started = performance.now()
   const tookUs = await load(port, REQUESTS)
   const endNs = process.hrtime.bigint()
+  const { interference } = interferenceBetween(before, sampleMachine())
   const wallUs = (performance.now() - started) * 1000
   const { stats: doc } = await readServerStats(client)
   await perf?.disable()
@@ -72,7 +75,7 @@ async function profiledWindow (t, { port, spool, dir, withPerf }) {
   t.equal(doc.totals.requests, REQUESTS, 'the window served the requests sent')
   t.ok(tookUs >= BURN_US * REQUESTS, 'each call burned its CPU')
   const window = { cell: 'burn', by: withPerf ? 'perf' : 'v8', startNs, endNs, doc, ops: REQUESTS, wallUs }
-  return { doc, tookUs, figures: roundFigures([window], { perfText: withPerf ? await perfScript(data) : null, known: new Map() }).get('burn') }
+  return { doc, tookUs, interference, figures: roundFigures([window], { perfText: withPerf ? await perfScript(data) : null, known: new Map() }).get('burn') }
 }
 
 for (const model of ['single', 'cluster']) {
@@ -83,7 +86,14 @@ for (const model of ['single', 'cluster']) {
     const { port } = await startBurn(t, model, spool)
     await load(port, 1500) // warm-up, not profiled (no reset of the telemetry yet): every process's burnFixedCost optimized, named in perf's stacks
     for (const withPerf of noPerf ? [false] : [false, true]) {
-      const { doc, tookUs, figures } = await profiledWindow(t, { port, spool, dir, withPerf })
+      // As the sweep drops a pass: a window in which others (or the hypervisor's steal, which stretches the burn's wall time
+      // under a sampler of wall time) took more than MAX_INTERFERENCE of the CPU is run again, at most twice.
+      let window
+      for (let k = 0; k < 3 && !(window?.interference <= MAX_INTERFERENCE); k++) {
+        if (window) t.comment(`window run again: ${(window.interference * 100).toFixed(0)}% of the CPU taken by others`)
+        window = await profiledWindow(t, { port, spool, dir, withPerf })
+      }
+      const { doc, tookUs, figures } = window
       t.teardown(() => { for (const p of doc.processes) fs.rmSync(`/tmp/perf-${p.pid}.map`, { force: true }) }) // node's JIT names for perf
       t.equal(doc.processes.filter((p) => p.profile).length, withPerf ? 0 : model === 'single' ? 1 : 3, 'a V8 profile of every process, or none')
       const found = inclusiveUs(figures.folded, /^burnFixedCost /)
