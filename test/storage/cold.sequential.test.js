@@ -27,12 +27,21 @@ fs.mkdirSync(path.join(ROOT, 'data'), { recursive: true })
 const why = cgroupProblem({ trial: false }) || vmtouchProblem() || fioProblem() || ramFolderProblem(path.join(ROOT, 'data'))
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-// A node process that reads the file whole, then waits for a line on stdin: alive, so its /proc/PID/io can be read.
+// A node process that, once told to, reads the file whole, then waits for a line on stdin: alive, so its /proc/PID/io can be
+// read. `read` resolves with the bytes it read from the device for the file alone: its count once started (node's own pages
+// and modules it may have read in, as this VM pages out what stays idle) is taken off.
 function reader (file, prefix = []) {
   const child = spawn([...prefix, process.execPath][0], [...prefix.slice(1), ...(prefix.length ? [process.execPath] : []), '-e',
-    `require('fs').readFileSync(${JSON.stringify(file)}); console.log('read'); process.stdin.once('data', () => process.exit(0))`],
+    `console.log('ready'); process.stdin.once('data', () => { require('fs').readFileSync(${JSON.stringify(file)}); console.log('read'); ` +
+    'process.stdin.once(\'data\', () => process.exit(0)) })'],
   { stdio: ['pipe', 'pipe', 'inherit'] })
-  const read = new Promise((resolve) => child.stdout.once('data', resolve))
+  const line = () => new Promise((resolve) => child.stdout.once('data', resolve))
+  const read = line().then(async () => {
+    const before = readBytes(child.pid)
+    child.stdin.write('\n')
+    await line()
+    return readBytes(child.pid) - before
+  })
   const done = new Promise((resolve) => child.once('exit', resolve))
   return { child, read, end: () => { child.stdin.write('\n'); return done } }
 }
@@ -43,14 +52,12 @@ t.test('residency and bytes from the device: a file the test evicts is read from
   await evict(file)
   t.same(residency(file), { resident: 0, pages: 2048, percent: 0 }, 'evicted: none of its 2048 pages cached')
   const cold = reader(file)
-  await cold.read
-  const coldBytes = readBytes(cold.child.pid)
+  const coldBytes = await cold.read
   await cold.end()
   t.ok(coldBytes >= 8 * MIB && coldBytes <= 9 * MIB, `the cold read took the file from the device: ${coldBytes} bytes`)
   t.equal(residency(file).percent, 100, 'and left it cached')
   const warm = reader(file)
-  await warm.read
-  const warmBytes = readBytes(warm.child.pid)
+  const warmBytes = await warm.read
   await warm.end()
   t.ok(warmBytes < 64 * 1024, `the second read came from the cache: ${warmBytes} bytes from the device`)
   t.equal(readBytes(2 ** 22 + 1), 0, 'a process that is gone read nothing')
