@@ -5,7 +5,7 @@
 // them last (sweep/runner.js).
 
 const { formatRatio, verdictOf, sides } = require('../stats/verdicts')
-const { differenceText } = require('../stats/why')
+const { differenceText, BEYOND_CONFIDENCE } = require('../stats/why')
 
 // Worst news first: an A/A pair that is not the same (the run cannot be trusted), then what could not be
 // decided, then the differences (largest first), what is the same, and last the A/A pair that is the same.
@@ -30,15 +30,20 @@ function answerLines ({ verdicts, why, metric = 'opsPerSec' }) {
     const [text, tone] = verdictOf(e.ratio, a, b, { margin: e.margin, better: e.better })
     return { text: `${e.label}: ${e.ratio ? `${formatRatio(e.ratio)} ` : ''}${text}`, tone: e.aa && e.verdict !== 'same' ? 'alarm' : tone }
   })
-  for (const e of order) {
-    const c = why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)
-    if (!c) continue
+  const explained = order.map((e) => [e, why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)]).filter(([, c]) => c)
+  // Too few profiled rounds for an interval (report/stats/why.js): one line for the run, not one per comparison.
+  const few = (c) => c.categories.every((d) => !(d.confidence >= BEYOND_CONFIDENCE))
+  if (explained.length > 0 && explained.every(([, c]) => few(c))) {
+    const n = Math.max(...explained.flatMap(([, c]) => c.categories.map((d) => d.n)))
+    return [...lines, { tone: 'why', text: `why: ${n} profiled round${n === 1 ? '' : 's'}, too few to tell a category's difference from noise (3 or more)` }]
+  }
+  for (const [e, c] of explained) {
     const top = c.categories.filter((d) => d.beyond).sort((x, y) => Math.abs(y.estimate) - Math.abs(x.estimate))[0]
     lines.push({
       tone: 'why',
       text: top
         ? `why ${e.label}: ${top.label} ${differenceText(top)} µs per request, ${c.names[0]} against ${c.names[1]}`
-        : `why ${e.label}: no category differs beyond noise`
+        : `why ${e.label}: no category differs beyond noise${few(c) ? ' (too few profiled rounds)' : ''}`
     })
   }
   return lines

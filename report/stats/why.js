@@ -73,13 +73,18 @@ function sideNames (entry) {
   return [`${sa}, ${ma}`, `${sb}, ${mb}`]
 }
 
-// a − b, round by round over the rounds both cells have, with its interval; beyond when the interval leaves out 0.
+// How sure an interval must be for a difference to count as beyond noise: 3 rounds give 75% (5, the default, 94%); one or
+// two are no interval of a median (0% and 50%).
+const BEYOND_CONFIDENCE = 0.75
+
+// a − b, round by round over the rounds both cells have, with its interval; beyond when the interval, at BEYOND_CONFIDENCE
+// or more, leaves out 0.
 function pairedDifference (a, b, value) {
   const byRound = new Map(counted(b).map((r) => [r.round, r]))
   const diffs = counted(a).filter((r) => byRound.has(r.round)).map((r) => value(r) - value(byRound.get(r.round))).filter(Number.isFinite)
   if (diffs.length === 0) return null
   const d = intervalOfMedian(diffs)
-  return { ...d, beyond: d.low > 0 || d.high < 0 }
+  return { ...d, beyond: d.confidence >= BEYOND_CONFIDENCE && (d.low > 0 || d.high < 0) }
 }
 
 // The functions whose self µs per request changed most, a − b; a function outside one side's list counts 0 there.
@@ -155,4 +160,4 @@ function differenceText ({ estimate, low, high }) {
   return `${signed(estimate)} [${low < 0 ? `${signed(low)} to ${signed(high)}` : `${formatUs(low)}–${formatUs(high)}`}]`
 }
 
-module.exports = { whyAnalysis, cellCosts, differenceText, formatUs, signed, ADDS_WITHIN }
+module.exports = { whyAnalysis, cellCosts, differenceText, formatUs, signed, ADDS_WITHIN, BEYOND_CONFIDENCE }

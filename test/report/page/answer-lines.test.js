@@ -36,7 +36,8 @@ t.test('an A/A pair that differs first, then undecided, the differences largest 
 
 t.test('a profiled run adds, per headline comparison, the category that differs most beyond noise', async (t) => {
   const verdicts = [entry('sync vs async', 'faster', 1.3), entry('plain', 'same', 1.0), entry('A/A: sync', 'same', 1.0, { aa: true })]
-  const category = (label, estimate, beyond) => ({ id: label, label, estimate, low: estimate - 5, high: estimate + 5, beyond })
+  const category = (label, estimate, beyond, n = 5) => ({ id: label, label, estimate, low: estimate - 5, high: estimate + 5, beyond, n,
+    confidence: 1 - 2 / 2 ** n })
   const why = {
     comparisons: [
       { a: 'sync vs async-a', b: 'sync vs async-b', names: ['sync', 'async'], aa: false,
@@ -49,4 +50,10 @@ t.test('a profiled run adds, per headline comparison, the category that differs 
     'why sync vs async: kernel: wake-ups −60 [−65 to −55] µs per request, sync against async',
     'why plain: no category differs beyond noise'
   ], 'the largest beyond noise, not the largest; none for the A/A pair')
+  why.comparisons[1].categories = [category('V8', 1, false, 2)]
+  t.same(answerLines({ verdicts, why }).filter((l) => l.tone === 'why').map((l) => l.text).at(-1),
+    'why plain: no category differs beyond noise (too few profiled rounds)', 'two rounds: no interval of a median')
+  for (const c of why.comparisons) c.categories = [category('V8', 40, true, 1)]
+  t.same(answerLines({ verdicts, why }).filter((l) => l.tone === 'why').map((l) => l.text),
+    ['why: 1 profiled round, too few to tell a category\'s difference from noise (3 or more)'], 'one profiled round: one line for the run')
 })

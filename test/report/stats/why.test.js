@@ -97,7 +97,9 @@ t.test('a round whose row was invalid is left out, as everywhere in the report',
   const why = whyAnalysis(doc, VERDICTS)
   t.same(why.cells[0].rounds, [1, 3])
   t.same(why.cells[0].categories.app, { estimate: 39, low: 38, high: 40, confidence: 0.5, n: 2 }, '40 and 38: round 2 (42) is out')
-  t.same(why.comparisons[0].categories.find((d) => d.id === 'fs').n, 2, 'the comparison pairs the rounds both count')
+  const fs = why.comparisons[0].categories.find((d) => d.id === 'fs')
+  t.same([fs.n, fs.low, fs.high, fs.confidence], [2, 11, 12, 0.5], 'the comparison pairs the rounds both count: +12 and +11')
+  t.equal(fs.beyond, false, 'two rounds on one side of 0 are no interval of a median (50%): not beyond noise')
 })
 
 t.test('no comparison without both cells profiled, and no overhead without unprofiled windows', async (t) => {
