@@ -7,7 +7,7 @@ const { html, raw } = require('../../lib/html-template')
 const { formatRatio, fixed } = require('../stats/verdicts')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 const { runtimeLabel } = require('../../lib/install/runtime-specs')
-const { knee, DEFAULT_POOL } = require('../stats/pool-model')
+const { knee, DEFAULT_POOL, LIMITS } = require('../stats/pool-model')
 
 const int = (x) => (Number.isFinite(x) ? fixed(Math.round(x), 0) : x === Infinity ? '∞' : '–')
 const one = (x) => (Number.isFinite(x) ? fixed(x, 1) : '–')
@@ -66,6 +66,7 @@ function poolFindings (pool) {
     lines.push(`Against pool ${DEFAULT_POOL}, the verdict is what the model expected in ${met(judged)} of ${judged.length} comparisons${there} ` +
       '(faster where it expects the pool to hold the default back; where something else is the limit, an interval that leaves out faster).')
   }
+  lines.push(...missLines(pool))
   const knees = new Map()
   for (const m of [...pool.cells].sort(order).filter((m) => m.pool === DEFAULT_POOL && !m.ioUring && m.model?.pool)) {
     const k = knee(m)
@@ -82,6 +83,23 @@ function poolFindings (pool) {
     .map((cores) => `${Math.min(1024, Math.max(DEFAULT_POOL, cores))} on ${cores} core${cores > 1 ? 's' : ''}`)
   if (picks.length > 0) lines.push(`The size Node's pull request would pick (uv_available_parallelism(), at least ${DEFAULT_POOL}): ${picks.join(', ')}.`)
   return lines
+}
+
+// Where a verdict against 4 at the slowest storage was not what the model expected, by reference: its limits, each above the
+// smallest by how much (the smallest is only a bound where another is near it), and how long its calls waited for a pool thread.
+function missLines (pool) {
+  const byId = new Map(pool.cells.map((m) => [m.id, m]))
+  const slowest = Math.max(...pool.comparisons.map((c) => Number(c.ioDelay)).filter(Number.isFinite))
+  const byRef = new Map()
+  for (const c of pool.comparisons.filter((c) => c.expected && !c.agrees && Number(c.ioDelay) === slowest)) byRef.set(c.b, [...(byRef.get(c.b) ?? []), c])
+  return [...byRef].map(([id, list]) => {
+    const ref = byId.get(id)
+    const limits = LIMITS.map((l) => [l, ref.model?.[l]]).filter(([, v]) => Number.isFinite(v)).sort((x, y) => x[1] - y[1])
+      .map(([l, v], i, all) => `${LIMIT_WORDS[l]} ${int(v)}${i > 0 ? ` (+${pctOff(v / all[0][1] - 1)})` : ' ops/s'}`)
+    const expected = (c) => (c.expected === 'same' ? 'the same or slower' : c.expected)
+    return `Not what the model expected: ${list.map((c) => `${c.label}: ${formatRatio(c)} ${c.verdict} (expected ${expected(c)})`).join('; ')}. ` +
+      `At pool ${DEFAULT_POOL} there, what each allows: ${limits.join(', ')}; a call waited ${int(ref.queuedUsPerCall)} µs for a pool thread.`
+  })
 }
 
 function probeLines (pool) {
