@@ -1,6 +1,8 @@
 'use strict'
 // The request loop of one client process: `concurrency` keep-alive connections working through a
 // phase's operations, closed loop (next one when a connection is free) or open loop (on a schedule).
+// Three parts: the tally (what is kept), the engine (connections and the running phase) and the client
+// (the phases, warm-up, measured windows and probes, on the engine, into the tally).
 
 const { Connection, getRequest, putRequest, hostHeader } = require('./http')
 const { createRecord, recordLatency, recordError, serializeRecord, mergeRecords } = require('./stats')
@@ -40,29 +42,17 @@ function createTally ({ warmups, operations }) {
 }
 
 /**
- * A client process's load generator: its connections and the phases' schedules; what it keeps is its tally.
- * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
- * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<number>,
- *   window(from: number, to: number, t0: bigint): Promise<number>, settle(keep: boolean): void, result(): object, take(): object,
- *   close(): void, progress(): number, announced(): string|null }} run's t0: when the phase started (hrtime),
- *   the origin of the open-loop schedule; both resolve with the operations that failed; window: measured operations from..to-1 into pending records, which
- *   settle keeps (adds to the measured ones) or drops; result's reconnects: connections opened again
- *   since the measured phase (or the first window) began
+ * The request engine of a client process: its keep-alive connections and the phase running on them, closed loop (the
+ * next operation when a connection is free) or open loop (each operation released when it is due).
+ * @param {{ config: object, index: number, runId: string }} task
+ * @param {(tag: string, i: number) => void} ack called for each PUT the server acknowledged
+ * @returns {{ start(def: object, t0: bigint): Promise<number>, late(): number, progress(): number, reopened(): number,
+ *   drop(): void, close(): void, announced(): string|null }} start resolves with the operations of the phase that failed
  */
-function createClient ({ config, index, runId }) {
+function createEngine ({ config, index, runId }, ack) {
   const host = hostHeader(config.serverHostname, config.serverPort)
   const getRequests = new Map()
-  const creations = workload.creationCount(config, index)
-  const warmups = workload.warmupCount(config, index)
-  const operations = workload.operationCount(config, index)
-  const tally = createTally({ warmups, operations })
-  const PHASES = {
-    create: { tag: 'w', from: 0, to: creations, opAt: workload.warmupOperationAt, recs: tally.warmup },
-    warm: { tag: 'w', from: creations, to: warmups, opAt: workload.warmupOperationAt, recs: tally.warmup },
-    measure: { tag: 'c', from: 0, to: operations, opAt: workload.operationAt, recs: tally.measured, open: config.rate > 0 }
-  }
   let phase = null // the running phase: its definition plus next, due, finished, free, t0, resolve
-  let reopenedBefore = null // connections re-opened before the measured phase
 
   const slots = Array.from({ length: config.concurrency }, () => {
     const slot = { i: 0, type: 'GET', start: 0n }
@@ -105,7 +95,7 @@ function createClient ({ config, index, runId }) {
       recordError(rec, kind)
     } else {
       recordLatency(rec, us)
-      if (slot.type === 'PUT') tally.ack(phase.tag, slot.i)
+      if (slot.type === 'PUT') ack(phase.tag, slot.i)
     }
     phase.free.push(slot)
     if (++phase.finished === phase.to) phase.resolve(phase.failed)
@@ -127,28 +117,59 @@ function createClient ({ config, index, runId }) {
     if (phase.due < phase.to) setTimeout(tick, Number(dueAt(phase.due) - t) / 1e6)
   }
 
-  const reopened = () => slots.reduce((n, slot) => n + Math.max(0, slot.conn.opened - 1), 0)
-
-  function start (def, t0) {
-    return new Promise((resolve) => {
-      phase = {
-        rate: config.rate, lateNs: BigInt(LATE_MS * 1e6), ...def,
-        next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, late: 0, free: [...slots], t0, resolve
-      }
-      if (def.from === def.to) resolve(0)
-      else if (def.open) tick()
-      else dispatch()
-    })
+  return {
+    start (def, t0) {
+      return new Promise((resolve) => {
+        phase = {
+          rate: config.rate, lateNs: BigInt(LATE_MS * 1e6), ...def,
+          next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, late: 0, free: [...slots], t0, resolve
+        }
+        if (def.from === def.to) resolve(0)
+        else if (def.open) tick()
+        else dispatch()
+      })
+    },
+    late: () => phase.late,
+    progress: () => (phase === null ? 0 : phase.finished - phase.from),
+    reopened: () => slots.reduce((n, slot) => n + Math.max(0, slot.conn.opened - 1), 0),
+    drop: () => { for (const slot of slots) slot.conn.drop() },
+    close: () => { for (const slot of slots) slot.conn.close() },
+    // What the server announced in an X-Bench-Stats field (the path of its telemetry), or null.
+    announced: () => slots.find((slot) => slot.conn.announced !== null)?.conn.announced ?? null
   }
+}
+
+/**
+ * A client process's load generator: the phases' schedules on its engine; what it keeps is its tally.
+ * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
+ * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<number>,
+ *   window(from: number, to: number, t0: bigint): Promise<number>, settle(keep: boolean): void, result(): object, take(): object,
+ *   close(): void, progress(): number, announced(): string|null }} run's t0: when the phase started (hrtime),
+ *   the origin of the open-loop schedule; both resolve with the operations that failed; window: measured operations from..to-1 into pending records, which
+ *   settle keeps (adds to the measured ones) or drops; result's reconnects: connections opened again
+ *   since the measured phase (or the first window) began
+ */
+function createClient ({ config, index, runId }) {
+  const creations = workload.creationCount(config, index)
+  const warmups = workload.warmupCount(config, index)
+  const operations = workload.operationCount(config, index)
+  const tally = createTally({ warmups, operations })
+  const engine = createEngine({ config, index, runId }, tally.ack)
+  const PHASES = {
+    create: { tag: 'w', from: 0, to: creations, opAt: workload.warmupOperationAt, recs: tally.warmup },
+    warm: { tag: 'w', from: creations, to: warmups, opAt: workload.warmupOperationAt, recs: tally.warmup },
+    measure: { tag: 'c', from: 0, to: operations, opAt: workload.operationAt, recs: tally.measured, open: config.rate > 0 }
+  }
+  let reopenedBefore = null // connections re-opened before the measured phase
 
   return {
     run (name, t0 = now()) {
-      if (name === 'measure') reopenedBefore = reopened()
-      return start(PHASES[name], t0)
+      if (name === 'measure') reopenedBefore = engine.reopened()
+      return engine.start(PHASES[name], t0)
     },
     window (from, to, t0) {
-      reopenedBefore ??= reopened()
-      return start({ ...PHASES.measure, from, to, recs: tally.pending }, t0)
+      reopenedBefore ??= engine.reopened()
+      return engine.start({ ...PHASES.measure, from, to, recs: tally.pending }, t0)
     },
     /**
      * A capacity probe: operations from..to-1 in the open loop at `rate` (all processes together),
@@ -159,9 +180,8 @@ function createClient ({ config, index, runId }) {
      */
     async probe (from, to, t0, rate, seconds, lateMs = LATE_MS) {
       const slices = Array.from({ length: seconds }, tally.records)
-      const failed = await start({ ...PHASES.measure, from, to, open: true, rate, slices, lateNs: BigInt(Math.round(lateMs * 1e6)) }, t0)
-      const late = phase.late
-      return { failed, late, slices: slices.map((r) => ({ GET: serializeRecord(r.GET), PUT: serializeRecord(r.PUT) })) }
+      const failed = await engine.start({ ...PHASES.measure, from, to, open: true, rate, slices, lateNs: BigInt(Math.round(lateMs * 1e6)) }, t0)
+      return { failed, late: engine.late(), slices: slices.map((r) => ({ GET: serializeRecord(r.GET), PUT: serializeRecord(r.PUT) })) }
     },
     settle: tally.settle,
     /**
@@ -171,22 +191,21 @@ function createClient ({ config, index, runId }) {
     take () {
       const taken = this.result()
       tally.restart()
-      for (const slot of slots) slot.conn.drop()
-      reopenedBefore = reopened()
+      engine.drop()
+      reopenedBefore = engine.reopened()
       return taken
     },
-    progress: () => phase === null ? 0 : phase.finished - phase.from,
-    // What the server announced in an X-Bench-Stats field (the path of its telemetry), or null.
-    announced: () => slots.find((slot) => slot.conn.announced !== null)?.conn.announced ?? null,
+    progress: engine.progress,
+    announced: engine.announced,
     result: () => ({
       index,
       pid: process.pid,
       latency: tally.latency(),
       warmup: { operations: warmups, errors: { GET: tally.warmup.GET.errors, PUT: tally.warmup.PUT.errors } },
-      reconnects: reopened() - (reopenedBefore ?? reopened()),
+      reconnects: engine.reopened() - (reopenedBefore ?? engine.reopened()),
       acks: tally.acks()
     }),
-    close: () => { for (const slot of slots) slot.conn.close() }
+    close: engine.close
   }
 }
 
