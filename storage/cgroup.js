@@ -36,8 +36,8 @@ const SYSTEM = {
 
 // Each version's files: the limit, what no limit is, usage, and the cache's line in memory.stat.
 const FILES = {
-  1: { limit: 'memory.limit_in_bytes', none: '-1', usage: 'memory.usage_in_bytes', cache: 'total_cache' },
-  2: { limit: 'memory.max', none: 'max', usage: 'memory.current', cache: 'file' }
+  1: { limit: 'memory.limit_in_bytes', none: '-1', usage: 'memory.usage_in_bytes', cache: 'total_cache', events: 'memory.oom_control' },
+  2: { limit: 'memory.max', none: 'max', usage: 'memory.current', cache: 'file', events: 'memory.events' }
 }
 
 function readText (file) {
@@ -100,6 +100,8 @@ function openCgroup (version, dir, home) {
       const cache = Number(new RegExp(`^${f.cache} (\\d+)$`, 'm').exec(stat)?.[1] ?? 0)
       return { usage, cache, other: Math.max(0, usage - cache) }
     },
+    // Processes the kernel killed at the limit (the oom_kill line of v1's memory.oom_control, v2's memory.events).
+    ooms: () => Number(/^oom_kill (\d+)$/m.exec(fs.readFileSync(file(f.events), 'utf8'))?.[1] ?? 0),
     remove: () => removeCgroup(dir, home)
   }
 }
@@ -110,8 +112,9 @@ function openCgroup (version, dir, home) {
  *   go and home, where a cell's leftover processes go back to; owner: whose it is (its name says so); guard: start
  *   the process that removes it when the owner is gone
  * @returns {{ version: 1|2, dir: string, procs: string, add(pid: number): void, pids(): number[], setLimit(bytes: number|null): void,
- *   memory(): { usage: number, cache: number, other: number }, remove(): string }} procs: the file a process
- *   writes its pid to, to join; memory: bytes in all, of page cache, and the rest; remove: '' or why not
+ *   memory(): { usage: number, cache: number, other: number }, ooms(): number, remove(): string }} procs: the file a process
+ *   writes its pid to, to join; memory: bytes in all, of page cache, and the rest; ooms: processes killed at the limit;
+ *   remove: '' or why not
  * @throws when the cgroup cannot be made
  */
 function makeCgroup ({ base, owner = process.pid, guard = true }) {

@@ -3,8 +3,9 @@
 // cell, and of a delay cell (its backing folder: the layer's sleep stands in for the device, so the
 // daemon's reads must find the page cache), its files read into the page cache (a machine may page out
 // what stays idle: this VM's DAMON does after a minute); before each round of a cold cell, its files
-// written back and dropped from the cache, its memory cgroup's limit set to what the server uses
-// besides the cache, plus SLACK_BYTES and --cacheShare of the data set, and that share of the files
+// written back and dropped from the cache, its memory cgroup's limit set to the most the server used
+// besides the cache at any round's start or end (an idle server gives memory back that its next round takes
+// again), plus SLACK_BYTES and --cacheShare of the data set, and that share of the files
 // read back into the cache from inside the cgroup (storage/warm.js: spread evenly, as a steady cache
 // that holds that share would have them); for every cell on this host, the data set's residency before
 // and after the round and the bytes read from the device per GET by the server's processes (a delay
@@ -64,8 +65,10 @@ async function beginCache ({ cell, opened }) {
     opened.cgroup.setLimit(null)
     if (cell.cacheShare > 0) warm(opened, cell)
     const dataBytes = residency(opened.dataPath).pages * PAGE_BYTES
-    start.limitBytes = opened.cgroup.memory().other + SLACK_BYTES + Math.round(dataBytes * cell.cacheShare / 100)
+    opened.peakOther = Math.max(opened.peakOther ?? 0, opened.cgroup.memory().other)
+    start.limitBytes = opened.peakOther + SLACK_BYTES + Math.round(dataBytes * cell.cacheShare / 100)
     opened.cgroup.setLimit(start.limitBytes)
+    start.ooms = opened.cgroup.ooms()
   } else {
     await touch(files)
   }
@@ -77,7 +80,8 @@ async function beginCache ({ cell, opened }) {
  * @param {object|null} start from beginCache
  * @param {{ cell: object, opened: object }} c
  * @param {number} requests in the round
- * @returns {{ fields: object, drift: string }} drift: why the round's cache state was not the one asked for, or ''
+ * @returns {{ fields: object, drift: string, oom?: boolean }} drift: why the round's cache state was not the one asked for, or '';
+ *   oom: the kernel killed a server process at the cgroup's limit (drift says so)
  */
 function endCache (start, { cell, opened }, requests) {
   if (!start) return { fields: {}, drift: '' }
@@ -90,7 +94,12 @@ function endCache (start, { cell, opened }, requests) {
     deviceBytesPerGet: gets > 0 ? Math.round((deviceBytes(opened) - start.readBytes) / gets) : '',
     cacheLimitBytes: start.limitBytes ?? ''
   }
-  return { fields, drift: driftOf(fields, opened.cgroup ? cell.cacheShare : null) }
+  if (!opened.cgroup) return { fields, drift: driftOf(fields, null) }
+  opened.peakOther = Math.max(opened.peakOther ?? 0, opened.cgroup.memory().other)
+  const killed = opened.cgroup.ooms() - start.ooms
+  if (killed === 0) return { fields, drift: driftOf(fields, cell.cacheShare) }
+  const limit = `${Math.round(start.limitBytes / 2 ** 20)} MiB`
+  return { fields, oom: true, drift: `the memory cgroup killed ${killed} server process${killed > 1 ? 'es' : ''} at its limit of ${limit}` }
 }
 
 /**

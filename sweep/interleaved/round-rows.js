@@ -58,6 +58,8 @@ async function endCell (c, run, disturbed, ctx) {
     c.failed ||= `the data set's cache: ${err.message}`
   }
   c.drift = cache.drift
+  // A server killed at its memory limit fails the cell: its requests failed for that reason.
+  if (cache.oom) c.failed = cache.drift
   let taken = null
   try {
     taken = await c.pool.take(c.key, cell.nClients)

@@ -148,6 +148,8 @@ t.test('cells: v2 and v1 files, a new name per call, processes, removal', async 
   fs.writeFileSync(path.join(cg.dir, 'memory.current'), '300000\n')
   fs.writeFileSync(path.join(cg.dir, 'memory.stat'), 'anon 100000\nfile 200000\nfile_mapped 1\n')
   t.same(cg.memory(), { usage: 300000, cache: 200000, other: 100000 })
+  fs.writeFileSync(path.join(cg.dir, 'memory.events'), 'low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\noom_group_kill 0\n')
+  t.equal(cg.ooms(), 2, 'v2: memory.events\' oom_kill')
   t.equal(cg.remove(), '')
   t.notOk(fs.existsSync(cg.dir), 'removed')
 
@@ -161,6 +163,8 @@ t.test('cells: v2 and v1 files, a new name per call, processes, removal', async 
   fs.writeFileSync(path.join(c1.dir, 'memory.usage_in_bytes'), '5000\n')
   fs.writeFileSync(path.join(c1.dir, 'memory.stat'), 'cache 10\nrss 20\ntotal_cache 4000\ntotal_rss 1000\n')
   t.same(c1.memory(), { usage: 5000, cache: 4000, other: 1000 }, 'hierarchical totals')
+  fs.writeFileSync(path.join(c1.dir, 'memory.oom_control'), 'oom_kill_disable 0\nunder_oom 0\noom_kill 1\n')
+  t.equal(c1.ooms(), 1, 'v1: memory.oom_control\'s oom_kill')
   fs.writeFileSync(c1.procs, '123\n456\n')
   t.same(c1.pids(), [123, 456])
 })

@@ -4,7 +4,7 @@
 
 const path = require('node:path')
 const t = require('tap')
-const { driftOf, beginCache, endCache } = require('../../../sweep/cell/cache-state')
+const { driftOf, beginCache, endCache, SLACK_BYTES } = require('../../../sweep/cell/cache-state')
 const { evict, residency, vmtouchProblem } = require('../../../storage/cache')
 
 t.test('a cold round drifted when its start was not the share asked for, or its end held more than the share and the margin', async (t) => {
@@ -44,3 +44,26 @@ t.test('a delay cell\'s backing folder is read into the cache before its round, 
   t.match(fields, { residencyBefore: 100, residencyAfter: 100, deviceBytesPerGet: Number, cacheLimitBytes: '' })
   t.equal(drift, '')
 })
+
+t.test('a cold cell\'s limit: the most its server used besides the cache at a round\'s start or end; a kill at it is said', { skip: vmtouchProblem() },
+  async (t) => {
+    const MIB = 2 ** 20
+    const dir = t.testdir({ data: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`file-${i}`, 'x'.repeat(65536)])) })
+    let other = 60 * MIB
+    let ooms = 0
+    const cgroup = { setLimit: () => {}, memory: () => ({ usage: other, cache: 0, other }), ooms: () => ooms, pids: () => [process.pid] }
+    const c = {
+      cell: { kind: 'async', storage: 'cold', cacheShare: 0, config: { readsPerWrite: 'inf', nFiles: 8 } },
+      opened: { remote: false, server: {}, dataPath: path.join(dir, 'data'), cgroup }
+    }
+    const first = await beginCache(c)
+    t.equal(first.limitBytes, 60 * MIB + SLACK_BYTES, 'the first round: what it uses now')
+    other = 90 * MIB // under load
+    t.equal(endCache(first, c, 10).drift, '')
+    other = 20 * MIB // idle between rounds: V8 gave memory back that the next round takes again
+    const second = await beginCache(c)
+    t.equal(second.limitBytes, 90 * MIB + SLACK_BYTES, 'the most seen at the first round\'s end, not the idle 20 MiB')
+    ooms = 1
+    const end = endCache(second, c, 10)
+    t.same([end.oom, end.drift], [true, 'the memory cgroup killed 1 server process at its limit of 122 MiB'])
+  })
