@@ -15,6 +15,9 @@ const storageText = (m) => (m.storage === 'delay' ? (Number(m.ioDelay) >= 1000 ?
   : m.storage === 'cold' ? 'real disk, cold' : 'plain folder')
 const coresText = (m) => `${m.cores} core${m.cores > 1 ? 's' : ''}${m.shared ? ' shared with the client' : ''}`
 const storageOrder = (m) => (m.storage === 'cache' ? -1 : m.storage === 'cold' ? 1e9 : Number(m.ioDelay))
+const atStorage = (m) => (m.storage === 'delay' ? `at ${storageText(m)} storage` : m.storage === 'cold' ? 'on the real disk, cold' : 'at a plain folder')
+// The comparisons at the slowest storage of a folder (a cold disk counts as the slowest).
+const atSlowest = (list) => list.filter((c) => storageOrder(c) === Math.max(...list.map(storageOrder)))
 const KIND_ORDER = ['sync', 'async', 'async-cluster']
 const order = (x, y) => storageOrder(x) - storageOrder(y) || x.cores - y.cores || Number(x.shared) - Number(y.shared) ||
   KIND_ORDER.indexOf(x.kind) - KIND_ORDER.indexOf(y.kind) || Number(x.ioUring) - Number(y.ioUring) || x.pool - y.pool
@@ -58,11 +61,8 @@ function poolFindings (pool) {
   const judged = pool.comparisons.filter((c) => c.expected)
   if (judged.length > 0) {
     const met = (list) => list.filter((c) => c.agrees).length
-    const slowest = Math.max(...judged.map((c) => Number(c.ioDelay)).filter(Number.isFinite))
-    const atSlowest = judged.filter((c) => Number(c.ioDelay) === slowest)
-    const there = Number.isFinite(slowest)
-      ? `; at ${storageText({ storage: 'delay', ioDelay: slowest })} storage in ${met(atSlowest)} of ${atSlowest.length}`
-      : ''
+    const slowest = atSlowest(judged)
+    const there = `; ${atStorage(slowest[0])} in ${met(slowest)} of ${slowest.length}`
     lines.push(`Against pool ${DEFAULT_POOL}, the verdict is what the model expected in ${met(judged)} of ${judged.length} comparisons${there} ` +
       '(faster where it expects the pool to hold the default back; where something else is the limit, an interval that leaves out faster).')
   }
@@ -89,9 +89,8 @@ function poolFindings (pool) {
 // smallest by how much (the smallest is only a bound where another is near it), and how long its calls waited for a pool thread.
 function missLines (pool) {
   const byId = new Map(pool.cells.map((m) => [m.id, m]))
-  const slowest = Math.max(...pool.comparisons.map((c) => Number(c.ioDelay)).filter(Number.isFinite))
   const byRef = new Map()
-  for (const c of pool.comparisons.filter((c) => c.expected && !c.agrees && Number(c.ioDelay) === slowest)) byRef.set(c.b, [...(byRef.get(c.b) ?? []), c])
+  for (const c of atSlowest(pool.comparisons).filter((c) => c.expected && !c.agrees)) byRef.set(c.b, [...(byRef.get(c.b) ?? []), c])
   return [...byRef].map(([id, list]) => {
     const ref = byId.get(id)
     const limits = LIMITS.map((l) => [l, ref.model?.[l]]).filter(([, v]) => Number.isFinite(v)).sort((x, y) => x[1] - y[1])

@@ -111,7 +111,7 @@ function modelFrom (m, ref) {
  * @param {object|null} why report/stats/why.js whyAnalysis (the profiled round), null without one
  * @returns {object|null} null when no cell varies the pool: { cells: [{ id, kind, nServers, storage, ioDelay, runtime, cores,
  *   shared, pool, ioUring, measured, model, reference, fit, queuedUsPerCall, sleeps, wakeUs }], comparisons: [{ a, b, label,
- *   verdict, estimate, low, high, expected, agrees, ioDelay }], fit: { n, all, pool, cores, loop } (median |measured/model − 1|
+ *   verdict, estimate, low, high, expected, agrees, storage, ioDelay }], fit: { n, all, pool, cores, loop } (median |measured/model − 1|
  *   over the n cells predicted from another's costs), holds, ioUring, notes }
  */
 function poolModel (results, cells, verdicts, why) {
@@ -130,7 +130,7 @@ function poolModel (results, cells, verdicts, why) {
   const comparisons = verdicts.filter((v) => v.kind === 'pool' && v.metric === 'opsPerSec').map((v) => {
     const [a, b] = [byId.get(v.a), byId.get(v.b)]
     const expected = a?.model?.predicted && b?.model?.predicted ? expectation(a.model.predicted / b.model.predicted, v.margin) : null
-    return { a: v.a, b: v.b, label: v.label, verdict: v.verdict, estimate: v.estimate, low: v.low, high: v.high, ioDelay: a?.ioDelay,
+    return { a: v.a, b: v.b, label: v.label, verdict: v.verdict, estimate: v.estimate, low: v.low, high: v.high, storage: a?.storage, ioDelay: a?.ioDelay,
       expected, agrees: expected === null ? null : agrees(expected, v, v.margin) }
   })
   const off = (list) => (list.length > 0 ? median(list.map((m) => Math.abs(m.fit - 1))) : null)

@@ -98,5 +98,11 @@ t.test('threadpool.md: a row per cell, the model beside each async measurement, 
   t.match(md, '- Not what the model expected: iou: 1.20× [0.90–1.30] undecided (expected faster). At pool 4 there, what each allows: ' +
     'pool 2,778 ops/s, cores 4,000 (+44%), event loop 5,000 (+80%); a call waited 50 µs for a pool thread.\n- Threads',
   'the miss at the slowest storage, with its reference\'s limits; none for the plain folder, which agrees')
+  const COLD = { storage: 'cold', ioDelay: 'off' }
+  const cold = cells.map((c) => (c.valid[0].storage === 'delay' ? { ...c, valid: [{ ...c.valid[0], ...COLD }] } : c))
+  const coldEnv = { ...env, threadpool: { ...env.threadpool, hold: [...env.threadpool.hold, { runtime: NODE, ...COLD, usPerCall: 1200 }] } }
+  const coldMd = threadpoolMarkdown(poolModel({ env: coldEnv }, cold, verdicts, why), { ...coldEnv, argv: ['threadpool'], serverRuntimes: [NODE] })
+  t.match(coldMd, 'on the real disk, cold in 1 of 2', 'a cold disk is the slowest storage, named as such')
+  t.match(coldMd, '- Not what the model expected: iou:', 'and its misses are the ones said')
   t.match(md, 'The size Node\'s pull request would pick (uv_available_parallelism(), at least 4): 4 on 1 core, 4 on 2 cores.')
 })
