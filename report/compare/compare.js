@@ -84,7 +84,8 @@ function envDifferences (a, b) {
  * @param {string} dirB
  * @returns {object} a, b, what (the headline verdicts' metric in words), figures (the columns compared), envDiffs,
  *   cells (id, kind, nServers, load, variant, figures with verdict),
- *   verdicts (label, a, b: each folder's verdict entry or null), onlyA, onlyB, margin, comparisons, confidence,
+ *   verdicts (label: B's, else A's; labels: both; a, b: each folder's verdict entry or null, paired by their cells), onlyA, onlyB,
+ *   margin, comparisons, confidence,
  *   why (report/compare/why.js whyCompare: null unless both folders have a profile)
  * @throws {CompareError} when a folder is not a sweep or capacity results folder, the two differ in that, or they share no cell
  */
@@ -109,12 +110,15 @@ function compareFolders (dirA, dirB) {
     })
     return { id: cellA.id, kind: cellA.kind, nServers: cellA.nServers, load: cellA.load, variant: cellA.variant, figures }
   })
-  const labels = [...new Set([...a.verdicts, ...b.verdicts].filter((v) => v.metric === metric).map((v) => v.label))]
-  const verdicts = labels.map((label) => ({
-    label,
-    a: a.verdicts.find((v) => v.metric === metric && v.label === label) ?? null,
-    b: b.verdicts.find((v) => v.metric === metric && v.label === label) ?? null
-  }))
+  // A comparison is the same in both folders when it pairs the same two cells, whatever its label (a label leaves out what
+  // does not vary in its folder: a folder of one storage names none); an entry without cell ids by its label.
+  const keyOf = (v) => (v.a && v.b ? `${v.a} ${v.b}` : v.label)
+  const ofMetric = (folder) => folder.verdicts.filter((v) => v.metric === metric)
+  const keys = [...new Set([...ofMetric(a), ...ofMetric(b)].map(keyOf))]
+  const verdicts = keys.map((key) => {
+    const [x, y] = [ofMetric(a).find((v) => keyOf(v) === key) ?? null, ofMetric(b).find((v) => keyOf(v) === key) ?? null]
+    return { label: (y ?? x).label, labels: [...new Set([x?.label, y?.label].filter(Boolean))], a: x, b: y }
+  })
   return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
     why: whyCompare(a.profiled, b.profiled), onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
 }
@@ -127,10 +131,10 @@ function compareFolders (dirA, dirB) {
  * @throws {CompareError} for a watched name that is neither a shared cell nor a comparison of either folder
  */
 function gate (result, watch) {
-  const unknown = watch.filter((w) => !result.cells.some((c) => c.id === w) && !result.verdicts.some((v) => v.label === w))
+  const unknown = watch.filter((w) => !result.cells.some((c) => c.id === w) && !result.verdicts.some((v) => v.labels.includes(w)))
   if (unknown.length > 0) throw new CompareError(`--watch names no shared cell or comparison: ${unknown.map((w) => JSON.stringify(w)).join(', ')}`)
   const cells = watch.length === 0 ? result.cells : result.cells.filter((c) => watch.includes(c.id))
-  const verdicts = result.verdicts.filter((v) => watch.includes(v.label))
+  const verdicts = result.verdicts.filter((v) => v.labels.some((l) => watch.includes(l)))
   // A figure's verdict is slower when B is worse: fewer ops/s, a higher p99 (report/stats/intervals.js judge).
   const worse = (c, f) => `${c.id} ${f.name} ${formatRatio(f.ratio)} ${f.better === 'lower' ? 'higher' : 'slower'}`
   const slower = [...cells.flatMap((c) => c.figures.filter((f) => f.verdict === 'slower').map((f) => worse(c, f))),

@@ -117,6 +117,24 @@ t.test('--fail-on=slower gates CI: exit 1 exactly when a watched cell or compari
   t.equal(compare(AFTER, BEFORE, `--html=${page}`, '--fail-on=slower', `--watch=${label}`).status, 0, 'faster in B')
 })
 
+t.test('a comparison pairs by its two cells, not by its label (a folder of one storage leaves the storage out of it)', async (t) => {
+  const dir = t.testdir()
+  const [a, b] = [path.join(dir, 'a'), path.join(dir, 'b')]
+  fs.cpSync(BEFORE, a, { recursive: true })
+  fs.cpSync(AFTER, b, { recursive: true })
+  for (const folder of [a, b]) spawnSync(SCRIPT, ['report', folder], { encoding: 'utf8' })
+  const file = path.join(b, 'verdicts.json')
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'))
+  for (const c of doc.comparisons) c.label = `${c.label} (B's words)`
+  fs.writeFileSync(file, JSON.stringify(doc))
+  const label = 'sync: cluster of 2 workers vs 1 process, 4 client processes'
+  const { status, stdout, stderr } = compare(a, b, `--html=${path.join(dir, 'compare.html')}`, '--fail-on=slower', `--watch=${label}`)
+  t.match(row(stdout, `${label} (B's words)`), /^\| .+ \| .+ faster \| .+ slower \|$/, 'A\'s verdict and B\'s in one row, under B\'s label')
+  t.notOk(row(stdout, label), 'no row of A\'s label alone')
+  t.equal(status, 1, 'A\'s label still watches it')
+  t.match(stderr, `slower beyond noise: ${label} (B's words): 0.73×`)
+})
+
 t.test('the gate\'s bad flags exit 2 with one line, writing nothing', async (t) => {
   const page = path.join(t.testdir(), 'compare.html')
   for (const [args, message] of [
