@@ -97,6 +97,15 @@ async function profiledWindow (t, { child, port, spool, dir, withPerf }) {
   return { doc, tookUs, interference, queued, figures }
 }
 
+// Waits, for at most 5 s, for a second in which others took at most MAX of the CPU (as the sweep waits before a pass again).
+async function quietMachine () {
+  for (const end = Date.now() + 5000; Date.now() < end;) {
+    const before = sampleMachine()
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    if (interferenceBetween(before, sampleMachine()).interference <= MAX) return
+  }
+}
+
 for (const model of ['single', 'cluster']) {
   t.test(`a known 300 µs per request is found in burnFixedCost, ${model}`, async (t) => {
     const dir = t.testdir()
@@ -107,19 +116,27 @@ for (const model of ['single', 'cluster']) {
     for (const withPerf of noPerf ? [false] : [false, true]) {
       // As the sweep drops a pass: a window in which others (or the hypervisor's steal, which stretches the burn's wall time
       // under a sampler of wall time) took more than MAX (MAX_INTERFERENCE) of the CPU, or in which the server's main threads
-      // waited for a core that long against their CPU, is run again, at most twice.
+      // waited for a core that long against their CPU, is run again, at most twice, once others leave the machine. When others
+      // never do (a CI machine's neighbours took 18% for minutes), the costs are not judged: that is said, as a skip. (A wait
+      // for a core the server's own processes and samplers cause, 10-16% in a cluster of 2 on 2 cores, is judged.)
       let window
       const calm = (w) => w.interference <= MAX && w.queued <= MAX
+      const disturbed = (w) => `${(w.interference * 100).toFixed(0)}% of the CPU taken by others, ` +
+        `the server waited for a core ${(w.queued * 100).toFixed(0)}% of its CPU time`
       for (let k = 0; k < 3 && !(window && calm(window)); k++) {
         if (window) {
-          t.comment(`window run again: ${(window.interference * 100).toFixed(0)}% of the CPU taken by others, ` +
-            `the server waited for a core ${(window.queued * 100).toFixed(0)}% of its CPU time`)
+          t.comment(`window run again: ${disturbed(window)}`)
+          if (window.interference > MAX) await quietMachine()
         }
         window = await profiledWindow(t, { child, port, spool, dir, withPerf })
       }
       const { doc, tookUs, figures } = window
       t.teardown(() => { for (const p of doc.processes) fs.rmSync(`/tmp/perf-${p.pid}.map`, { force: true }) }) // node's JIT names for perf
       t.equal(doc.processes.filter((p) => p.profile).length, withPerf ? 0 : model === 'single' ? 1 : 3, 'a V8 profile of every process, or none')
+      if (window.interference > MAX) {
+        t.skip(`${withPerf ? 'perf' : 'V8 stacks alone'}: not judged, no quiet window in 3 (the last: ${disturbed(window)})`)
+        continue
+      }
       const found = inclusiveUs(figures.folded, /^burnFixedCost /)
       t.ok(Math.abs(found - tookUs) <= 0.15 * tookUs, `${withPerf ? 'perf' : 'V8 stacks alone'}: ${(found / REQUESTS).toFixed(1)} µs ` +
         `per request in burnFixedCost, ${(tookUs / REQUESTS).toFixed(1)} taken, within 15%`)

@@ -15,8 +15,9 @@ const { ROOT } = require('../fixtures/server')
 // Beside the checkout (as in the project's workplace), or where CGROUP2_UML says.
 const UML = [process.env.CGROUP2_UML, path.join(ROOT, '..', 'shared', 'uml', 'cgroup2'), '/work/shared/uml/cgroup2'].find((f) => f && fs.existsSync(f))
 const FILE_BYTES = 131072
+// --maxInterference=1: a pass is kept whatever else takes the CPU (the other guest, a CI machine's neighbours).
 const COLD = ['sweep', '--kinds=sync', '--nServers=1', '--nClients=1', '--storage=cold', '--aa=off', '--rounds=1', '--maxRounds=1',
-  '--warmOps=50', '--passes=1', '--window=100', '--nFiles=2048', `--fileBytes=${FILE_BYTES}`, '--dataPath=/data/cb']
+  '--warmOps=50', '--passes=1', '--window=100', '--maxInterference=1', '--nFiles=2048', `--fileBytes=${FILE_BYTES}`, '--dataPath=/data/cb']
 // Before and after the command: the controllers the shell's cgroup gives below it; after: the cbench cgroups left
 // anywhere, the shell's own cgroup, whether a data set was written.
 const GIVEN = 'cat /sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup)/cgroup.subtree_control'
