@@ -1,6 +1,6 @@
 'use strict'
 // The one reader of /proc/PID/stat (Linux): a process's name, state, parent, group, CPU time and
-// start time; whether it is alive; its CPU time in µs; and, to the ns, its threads' (schedstat).
+// start time; whether it is alive; its CPU time in µs; to the ns, its threads' (schedstat); its pool threads at work.
 
 const fs = require('node:fs')
 
@@ -99,4 +99,41 @@ const threadCpuNs = (pid, tid) => threadFigure(pid, tid, 'schedstat', schedstatN
  */
 const threadsSleeps = (pid) => overThreads(pid, 'status', voluntarySwitches)
 
-module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps }
+/**
+ * libuv's pool threads of a process: the `size` threads it started last, by start time, then id (libuv starts them
+ * together at the first call into the pool, after node's own threads).
+ * @param {number} pid
+ * @param {number} size the pool's size
+ * @returns {string[]} thread ids; [] for a process that is gone
+ */
+function poolThreads (pid, size) {
+  let tasks
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return []
+  }
+  const started = (tid) => threadFigure(pid, tid, 'stat', (text) => Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[19]))
+  return tasks.filter((tid) => tid !== String(pid)).map((tid) => ({ tid, at: started(tid) }))
+    .sort((a, b) => a.at - b.at || a.tid - b.tid).slice(-size).map((t) => t.tid)
+}
+
+/**
+ * How many of the given threads hold work now: running or waiting for a core (R), in uninterruptible sleep (D: the
+ * disk), or asleep in the kernel anywhere but on a futex, where an idle pool thread waits for work (a file call on FUSE
+ * sleeps interruptibly; a kernel that names no wchan, 0, counts such a sleep as idle).
+ * @param {number} pid
+ * @param {string[]} tids
+ * @returns {number} a thread that is gone counts 0
+ */
+function busyThreads (pid, tids) {
+  const state = (text) => text[text.lastIndexOf(')') + 2]
+  const working = (tid) => {
+    const s = threadFigure(pid, tid, 'stat', state)
+    if (s === 'R' || s === 'D') return 1
+    return s === 'S' ? threadFigure(pid, tid, 'wchan', (w) => (w === '0' || w.startsWith('futex') ? 0 : 1)) : 0
+  }
+  return tids.reduce((n, tid) => n + working(tid), 0)
+}
+
+module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps, poolThreads, busyThreads }

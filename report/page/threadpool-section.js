@@ -37,13 +37,13 @@ function rows (pool) {
         m.fit === null ? '–' : fixed(m.fit, 2),
         c?.estimate ? `${formatRatio(c)} ${c.verdict}` : m.pool === DEFAULT_POOL && !m.ioUring && m.model ? 'the reference' : '–',
         c?.expected ? `${c.expected}${c.agrees ? '' : ' ✗'}` : '–',
-        one(m.queuedUsPerCall), one(m.sleeps), one(m.wakeUs)]
+        one(m.loadedHoldUs), one(m.queuedUsPerCall), one(m.sleeps), one(m.wakeUs)]
     }
   })
 }
 const LIMIT_WORDS = { pool: 'pool', cores: 'cores', loop: 'event loop' }
 const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]', 'pool / cores / event loop allow', 'model (limit)', 'measured / model',
-  'against pool 4', 'model expects', 'queue wait µs per call', 'sleeps per request', 'kernel wake µs per request']
+  'against pool 4', 'model expects', 'µs a call holds a thread', 'queue wait µs per call', 'sleeps per request', 'kernel wake µs per request']
 
 /**
  * The findings in sentences: the model's fit, how often it called the verdict against 4, and per storage and cores the size
@@ -104,7 +104,7 @@ function missLines (pool) {
 function probeLines (pool) {
   return [
     ...pool.holds.map((h) => `A GET's file calls (open, fstat, read, close) at queue depth 1 on ${runtimeLabel(h.runtime)}, ${storageText(h)}: ` +
-      `${h.usPerCall} µs, the time a call holds a pool thread in the model.`),
+      `${h.usPerCall} µs${pool.cells.some((m) => m.loadedHoldUs !== null) ? '' : ', the time a call holds a pool thread in the model'}.`),
     ...pool.ioUring.map((p) => `${runtimeLabel(p.runtime)} with UV_USE_IO_URING=1: libuv ` +
       `${p.used ? 'sends fs.readFile\'s calls to io_uring' : 'keeps fs.readFile\'s calls in its pool'} ` +
       `(a probe started ${p.threadsStarted} of a pool of 7 threads).`),
@@ -114,7 +114,9 @@ function probeLines (pool) {
 
 const MODEL_TEXT = 'The model predicts each async cell from the costs its reference, the same cell at libuv\'s default pool of 4, ' +
   'measured: the pool allows threads ÷ (pool calls per request × µs a call holds a thread), the threads of every serving ' +
-  'process, the calls per request from the profiled round and the hold time from the probe; the cores allow cores ÷ CPU per ' +
+  'process, the calls per request and the time a call holds a thread from the reference\'s profiled round (its pool threads ' +
+  'at work, running or asleep in a file call, sampled from /proc every 10 ms, ÷ its pool calls: Little\'s law, under the ' +
+  'load measured), or from the probe at queue depth 1 where a folder has no such sample; the cores allow cores ÷ CPU per ' +
   'request (the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the event loops ' +
   'allow processes ÷ the event loop\'s busy time per request (JS runs on one thread a process). The model is the smallest of ' +
   'the three; io_uring cells have no pool limit; a reference cell\'s own model is fitted, not predicted. Sleeps and kernel ' +

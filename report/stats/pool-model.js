@@ -4,8 +4,9 @@
 // and the event loops', processes ÷ loop time per request; the smallest of the three beside what was measured. Each cell
 // is predicted from the costs its reference measured (the same cell at libuv's default pool), so a size's prediction is
 // not its own measurement; per pool comparison, what the model expected against what the verdict says. Inputs: the
-// threadpool probes (env.json: a GET's file calls at queue depth 1 on each storage), the profiled round's pool calls per
-// request (report/stats/why.js), the cells' CPU per request and event-loop use.
+// profiled round's pool calls per request and its pool threads' work (report/stats/why.js; Little's law gives the time a
+// call holds a thread under load), the threadpool probes where a folder has no such sample (env.json: a GET's file calls at
+// queue depth 1 on each storage), the cells' CPU per request and event-loop use.
 
 const { KINDS, isMultiProcess } = require('../../lib/kinds')
 const { median } = require('../../lib/median')
@@ -89,15 +90,20 @@ function costsOf (cell, env, probes, profiled) {
     loopUsPerRequest: busy > 0 && measured?.median > 0 ? busy * 1e6 / (measured.median / processes) : null,
     callsPerRequest: prof?.waits.poolCalls?.estimate ?? null,
     holdUs: probes.hold.find((h) => h.runtime === row.runtime && h.storage === row.storage && String(h.ioDelay) === String(row.ioDelay))?.usPerCall ?? null,
+    // Little's law: the pool threads' work in the profiled round ÷ its pool calls, the time a call held a thread under load.
+    loadedHoldUs: prof?.poolHeld && prof.waits.poolCalls?.estimate > 0 ? prof.poolHeld.estimate / prof.waits.poolCalls.estimate : null,
     queuedUsPerCall: per('poolQueuedUs'),
     sleeps: prof?.sleeps?.estimate ?? null,
     wakeUs: prof?.categories?.['kernel-wake']?.estimate ?? null
   }
 }
 
-// A cell's model from its reference's costs and its own pool: what the pool, the cores and the event loops allow.
+// A cell's model from its reference's costs and its own pool: what the pool, the cores and the event loops allow. The time a
+// call holds a thread is the reference's under load where its profiled round sampled it, else the probe's at queue depth 1.
+const holdOf = (m, ref) => ref.loadedHoldUs ?? m.holdUs
+
 function modelFrom (m, ref) {
-  return predict({ threads: m.pool * m.processes, callsPerRequest: ref.callsPerRequest ?? m.callsPerRequest, holdUs: m.holdUs, ioUring: m.usesIoUring,
+  return predict({ threads: m.pool * m.processes, callsPerRequest: ref.callsPerRequest ?? m.callsPerRequest, holdUs: holdOf(m, ref), ioUring: m.usesIoUring,
     cores: m.cores, cpuPerRequestUs: ref.cpuPerRequestUs, loopAllows: ref.loopUsPerRequest > 0 ? m.processes * 1e6 / ref.loopUsPerRequest : null })
 }
 
@@ -110,7 +116,7 @@ function modelFrom (m, ref) {
  * @param {object[]} verdicts report/stats/comparisons.js's
  * @param {object|null} why report/stats/why.js whyAnalysis (the profiled round), null without one
  * @returns {object|null} null when no cell varies the pool: { cells: [{ id, kind, nServers, storage, ioDelay, runtime, cores,
- *   shared, pool, ioUring, measured, model, reference, fit, queuedUsPerCall, sleeps, wakeUs }], comparisons: [{ a, b, label,
+ *   shared, pool, ioUring, measured, model, reference, hold, loadedHoldUs, fit, queuedUsPerCall, sleeps, wakeUs }], comparisons: [{ a, b, label,
  *   verdict, estimate, low, high, expected, agrees, storage, ioDelay }], fit: { n, all, pool, cores, loop } (median |measured/model − 1|
  *   over the n cells predicted from another's costs), holds, ioUring, notes }
  */
@@ -124,7 +130,8 @@ function poolModel (results, cells, verdicts, why) {
   const modelled = costs.map((m) => {
     const ref = KINDS[m.kind].store === 'async' ? refs.get(placeOf(m)) : null
     const model = ref ? modelFrom(m, ref) : null
-    return { ...m, reference: ref?.id ?? null, model, fit: model?.predicted && m.measured ? m.measured.median / model.predicted : null }
+    const fit = model?.predicted && m.measured ? m.measured.median / model.predicted : null
+    return { ...m, reference: ref?.id ?? null, model, hold: ref ? holdOf(m, ref) : null, fit }
   })
   const byId = new Map(modelled.map((m) => [m.id, m]))
   const comparisons = verdicts.filter((v) => v.kind === 'pool' && v.metric === 'opsPerSec').map((v) => {

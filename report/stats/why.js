@@ -24,7 +24,7 @@ const interval = (values) => (values.length > 0 ? intervalOfMedian(values) : nul
  * @param {string} id the cell id
  * @param {object} cell profile.json's cells[id]
  * @param {{ id: string }[]} categories profile.json's categories, in their order
- * @returns {object} { id, requests, rounds, categories: { id: interval }, sampled, serverCpu, ratio, adds, waits, sleeps,
+ * @returns {object} { id, requests, rounds, categories: { id: interval }, sampled, serverCpu, ratio, adds, waits, sleeps, poolHeld,
  *   overhead, functions: [{ name, category, perRequest }] }; each interval from intervalOfMedian, null without a round
  */
 function cellCosts (id, cell, categories, periodUs) {
@@ -53,6 +53,8 @@ function cellCosts (id, cell, categories, periodUs) {
     waits: Object.fromEntries(WAITS.map((w) => [w, of((r) => perRequest(r, r.waits?.[w]))])),
     // Its threads' sleeps per request: each switch to sleep runs with interrupts off, where no sample lands.
     sleeps: rounds.some((r) => Number.isFinite(r.waits?.sleeps)) ? of((r) => perRequest(r, r.waits?.sleeps)) : null,
+    // Its pool threads' work per request (µs; sampled from /proc), where every round has it: an async cell's.
+    poolHeld: rounds.length > 0 && rounds.every((r) => Number.isFinite(r.waits?.poolHeldUs)) ? of((r) => perRequest(r, r.waits.poolHeldUs)) : null,
     overhead: interval(slower('profiled')),
     v8Overhead: interval(slower('v8')), // with perf, V8's profiler has passes of its own
     slowerByRound: slower('profiled'),

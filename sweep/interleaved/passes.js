@@ -51,7 +51,8 @@ function deadline (promise, ms, what) {
  * @returns {Promise<{ c: object, pass: string|number, ops: number, failed: number, wallUs: number, wallsUs?: number[], cpuUs: object[],
  *   doc: object|null, startNs?: bigint, endNs?: bigint, cpuNs?: number }>} wallsUs: each client process's own time; startNs,
  *   endNs: the window on the monotonic clock (process.hrtime), between the telemetry's reset and its read; cpuNs: the
- *   server's CPU in that window, when the cell has a cpuNow (sweep/interleaved/profiled.js)
+ *   server's CPU in that window, when the cell has a cpuNow (sweep/interleaved/profiled.js); poolHeldUs: its pool threads' work
+ *   in that window (busy threads × time, µs), when it has a samplePool
  */
 async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const { cell, pool, client, size } = c
@@ -62,19 +63,23 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   let w
   const startNs = process.hrtime.bigint()
   const cpuBefore = c.cpuNow?.() // a profiled round's: the CPU of the cell's processes, read from /proc
+  const poolWork = c.samplePool?.() // a profiled round's: its pool threads at work, sampled from /proc until called
   try {
     w = await deadline(pool.window(c.key, cell.nClients, from, from + size), cellTimeout, `a window of ${cell.id} (${where})`)
   } catch (err) {
+    poolWork?.()
     c.done++
     c.failed = err.message
     return { c, pass, ops: size * cell.nClients, failed: size * cell.nClients, wallUs: 0, cpuUs: [], doc: null }
   }
   const endNs = process.hrtime.bigint()
   const cpuNs = c.cpuNow && c.cpuNow() - cpuBefore
+  const poolHeldUs = poolWork?.()
   const { stats: doc } = reset === null ? await readServerStats(client, undefined, c.agent) : { stats: null }
   c.done++
   if (w.failed > 0) c.failed = `${w.failed} of ${size * cell.nClients} requests failed in a window (${where})`
-  return { c, pass, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), wallsUs: w.wallsUs, cpuUs: w.cpuUs, doc, startNs, endNs, cpuNs }
+  return { c, pass, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), wallsUs: w.wallsUs, cpuUs: w.cpuUs, doc, startNs, endNs, cpuNs,
+    poolHeldUs }
 }
 
 /**
@@ -117,7 +122,7 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     const waited = performance.now()
     if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
     const record = { pass, startedAt, kept, ...figures, waitedMs: Math.round(performance.now() - waited) }
-    const rows = windows.map(({ c, doc, cpuUs, wallsUs, startNs, endNs, cpuNs, ...w }) => ({
+    const rows = windows.map(({ c, doc, cpuUs, wallsUs, startNs, endNs, cpuNs, poolHeldUs, ...w }) => ({
       pass, kept, cell: c.cell.id, ...w, clientCpuUs: sumCpu(cpuUs), serverCpuUs: doc?.totals.cpuUs ?? ''
     }))
     log.passes.push(record)

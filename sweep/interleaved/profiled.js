@@ -5,16 +5,47 @@
 // place. Where perf works it samples the profiled passes (the categories come from it) but the last of the first
 // profiled round, which is V8's profiler's (JS stacks in every serving process, for the .cpuprofile files): V8's
 // profiler slows the calls into node's C++ while it runs, so it gets a pass of its own. Without perf V8 takes
-// every profiled pass. Every profiled pass times the fs waits.
+// every profiled pass. Every profiled pass times the fs waits, and every window of an async cell samples its pool threads
+// at work (Little's law: their work ÷ the pool calls is the time a call holds a thread under that load, report/stats/pool-model.js).
 // Nothing of these rounds reaches summary.csv; they write profile/ (profile/session.js).
 
 const { beginRound } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses } = require('./passes')
 const { groupMembers } = require('../cell/process-group')
-const { threadsCpuNs } = require('../../lib/machine/proc')
+const { threadsCpuNs, poolThreads, busyThreads } = require('../../lib/machine/proc')
 const { shuffle } = require('../../lib/random')
 const { openProfileSession } = require('../../profile/session')
+const { KINDS } = require('../../lib/kinds')
+const { uvThreadpoolSize } = require('../../lib/results/environment')
+
+const POOL_SAMPLE_MS = 10
+
+/**
+ * Starts sampling the pool threads of a server's processes (lib/machine/proc.js) every POOL_SAMPLE_MS.
+ * @param {number[]} pids
+ * @param {number} size the pool's size in each
+ * @returns {() => number} stops it; its threads' work so far: Σ busy threads × time, in µs
+ */
+function samplePool (pids, size) {
+  const threads = pids.map((pid) => [pid, poolThreads(pid, size)])
+  const busy = () => threads.reduce((n, [pid, tids]) => n + busyThreads(pid, tids), 0)
+  let last = performance.now()
+  let now = busy()
+  let heldUs = 0
+  const tick = () => {
+    const t = performance.now()
+    heldUs += now * (t - last) * 1000
+    last = t
+    now = busy()
+  }
+  const timer = setInterval(tick, POOL_SAMPLE_MS)
+  return () => {
+    clearInterval(timer)
+    tick()
+    return Math.round(heldUs)
+  }
+}
 
 /**
  * Which profiler samples each pass of the k-th profiled round (from 0).
@@ -56,6 +87,10 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
       for (const c of alive) {
         const members = groupMembers(c.opened.server.child.pid).map((m) => m.pid)
         c.cpuNow = () => members.reduce((a, pid) => a + threadsCpuNs(pid), 0)
+        if (KINDS[c.cell.kind]?.store === 'async') {
+          const size = c.cell.uvThreadpoolSize ?? uvThreadpoolSize()
+          c.samplePool = () => samplePool(members, size)
+        }
         session.watch(members)
       }
       const plan = passPlan(k, live.options, perf, live.random)
@@ -65,7 +100,10 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
         try {
           await runPasses(state, { ...live, around })
         } finally {
-          for (const c of state) delete c.cpuNow
+          for (const c of state) {
+            delete c.cpuNow
+            delete c.samplePool
+          }
         }
         const rows = await endRound(state, { round, order: 0, disturbed: '' }, { ...ctx, dir: session.folder })
         return {
@@ -81,4 +119,4 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
   }
 }
 
-module.exports = { runProfiledRounds, passPlan }
+module.exports = { runProfiledRounds, passPlan, samplePool }

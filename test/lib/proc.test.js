@@ -51,3 +51,49 @@ t.test('the threads\' CPU to the ns and their sleeps grow as this process works 
   t.ok(threadsSleeps(process.pid) > sleeps, 'a sleep in epoll counted')
   t.same([threadsCpuNs(2 ** 22 + 1), threadCpuNs(2 ** 22 + 1, 1), threadsSleeps(2 ** 22 + 1)], [0, 0, 0], 'no such process')
 })
+
+// A node process with a pool of 3 whose first call into the pool opens a FIFO for reading: the call holds its thread, asleep
+// in the kernel (wait_for_partner, S), until the test opens the FIFO's other end.
+t.test('pool threads: the pool\'s own, and a call asleep in the kernel holds one of them until it returns', async (t) => {
+  const fs = require('node:fs')
+  const path = require('node:path')
+  const { poolThreads, busyThreads } = require('../../lib/machine/proc')
+  const { samplePool } = require('../../sweep/interleaved/profiled')
+  const fifo = path.join(t.testdir(), 'fifo')
+  require('node:child_process').execFileSync('mkfifo', [fifo])
+  // env -i: without tap's loaders, which start the pool (and threads of their own) before the first call.
+  const child = spawn('/usr/bin/env', ['-i', 'UV_THREADPOOL_SIZE=3', process.execPath, '-e',
+    'const fs = require("fs"); console.log(fs.readdirSync("/proc/self/task").join(" ")); fs.stat(".", () => console.log("pooled")); ' +
+    `process.stdin.once("data", () => fs.open(${JSON.stringify(fifo)}, "r", (err) => console.log(err ? err.code : "opened")))`],
+  { stdio: ['pipe', 'pipe', 'inherit'] })
+  t.teardown(() => child.kill())
+  const lines = child.stdout.setEncoding('utf8')
+  let out = ''
+  const line = async (text) => { while (!out.includes(text)) out += (await once(lines, 'data'))[0] }
+  await line('pooled')
+  const before = out.split('\n')[0]
+  const stop = samplePool([child.pid], 3) // the pool started: a call into it came first
+  const started = performance.now()
+  child.stdin.write('\n')
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+  let pool = []
+  for (let k = 0; k < 200 && busyThreads(child.pid, pool) === 0; k++, await sleep(10)) pool = poolThreads(child.pid, 3)
+  const blocked = performance.now()
+  const startup = before.trim().split(' ')
+  t.equal(pool.length, 3)
+  t.same(pool.filter((tid) => startup.includes(tid)), [], `the 3 threads started at the first call, not node's own (${startup.join(' ')}; ${pool.join(' ')})`)
+  t.equal(busyThreads(child.pid, pool), 1, 'one thread holds the call')
+  t.equal(busyThreads(child.pid, poolThreads(child.pid, 7).filter((tid) => !pool.includes(tid))), 0, 'node\'s own threads idle')
+  await sleep(300)
+  const writer = fs.openSync(fifo, 'w') // the reader's open returns
+  const released = performance.now()
+  await line('opened')
+  fs.closeSync(writer)
+  const heldUs = stop()
+  const ended = performance.now()
+  t.ok(heldUs >= (released - blocked) * 1000 - 20000 && heldUs <= (ended - started) * 1000 + 20000,
+    `the sampler counted ${Math.round(heldUs / 1000)} ms of work: the call held its thread at least ${Math.round(released - blocked)} ms, ` +
+    `at most ${Math.round(ended - started)}`)
+  t.equal(busyThreads(child.pid, pool), 0, 'none once it returned')
+  t.same(poolThreads(2 ** 22 + 1, 3), [], 'a process that is gone has none')
+})

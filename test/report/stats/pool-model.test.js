@@ -75,6 +75,17 @@ t.test('poolModel: each size predicted from its reference\'s costs, beside the m
   t.equal(knee(by.off4), 1, 'a plain folder: one thread keeps up with the loop')
 })
 
+t.test('poolModel: the time a call holds a thread is the reference\'s under load, where its profiled round sampled it', async (t) => {
+  // a4's pool threads worked 2,400 µs a request over its 1.2 calls: 2,000 µs a call, not the probe's 1,200. Its pool then
+  // allows 4 / (1.2 × 2,000 µs) = 1,666.7/s, under its 2,500 measured (a model, not the measurement); a8's 8 threads 3,333.3/s.
+  const loaded = { cells: why.cells.map((c) => (c.id === 'a4' ? { ...c, poolHeld: { estimate: 2400 } } : c)) }
+  const by = Object.fromEntries(poolModel({ env }, cells, verdicts, loaded).cells.map((m) => [m.id, m]))
+  t.same([by.a4.loadedHoldUs, by.a4.hold, Math.round(by.a4.model.pool * 10) / 10], [2000, 2000, 1666.7], 'the reference\'s own')
+  t.same([by.a8.loadedHoldUs, by.a8.hold, Math.round(by.a8.model.pool * 10) / 10, by.a8.model.limit], [null, 2000, 3333.3, 'pool'],
+    'a8 from a4\'s hold under load')
+  t.same([by.off4.loadedHoldUs, by.off4.hold], [null, 15], 'no sample under load: the probe\'s')
+})
+
 t.test('poolModel: nothing for a folder whose cells share one pool size, and no model where a probe is missing', async (t) => {
   t.equal(poolModel({ env }, cells.filter((c) => c.valid[0].uvThreadpoolSize === 4), [], why), null)
   const pool = poolModel({ env: { cpus: 2 } }, cells, verdicts, why)
