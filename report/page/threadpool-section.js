@@ -43,7 +43,7 @@ function rows (pool) {
 }
 const LIMIT_WORDS = { pool: 'pool', cores: 'cores', loop: 'event loop' }
 const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]', 'pool / cores / event loop allow', 'model (limit)', 'measured / model',
-  'against pool 4', 'model expects', 'µs a call holds a thread', 'queue wait µs per call', 'sleeps per request', 'kernel wake µs per request']
+  'against pool 4', 'model expects', 'µs a call holds a thread', 'µs a call is out beyond the pool\'s size', 'sleeps per request', 'kernel wake µs per request']
 
 /**
  * The findings in sentences: the model's fit, how often it called the verdict against 4, and per storage and cores the size
@@ -86,7 +86,7 @@ function poolFindings (pool) {
 }
 
 // Where a verdict against 4 at the slowest storage was not what the model expected, by reference: its limits, each above the
-// smallest by how much (the smallest is only a bound where another is near it), and how long its calls waited for a pool thread.
+// smallest by how much (the smallest is only a bound where another is near it), and how long its calls were out beyond the pool's size.
 function missLines (pool) {
   const byId = new Map(pool.cells.map((m) => [m.id, m]))
   const byRef = new Map()
@@ -97,7 +97,8 @@ function missLines (pool) {
       .map(([l, v], i, all) => `${LIMIT_WORDS[l]} ${int(v)}${i > 0 ? ` (+${pctOff(v / all[0][1] - 1)})` : ' ops/s'}`)
     const expected = (c) => (c.expected === 'same' ? 'the same or slower' : c.expected)
     return `Not what the model expected: ${list.map((c) => `${c.label}: ${formatRatio(c)} ${c.verdict} (expected ${expected(c)})`).join('; ')}. ` +
-      `At pool ${DEFAULT_POOL} there, what each allows: ${limits.join(', ')}; a call waited ${int(ref.queuedUsPerCall)} µs for a pool thread.`
+      `At pool ${DEFAULT_POOL} there, what each allows: ${limits.join(', ')}; a call was out ${int(ref.queuedUsPerCall)} µs beyond the pool's size ` +
+      '(waiting for a thread, or for the event loop between its trips and before its callback).'
   })
 }
 

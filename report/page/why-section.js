@@ -6,7 +6,7 @@ const { html, raw } = require('../../lib/html-template')
 const { differenceText, formatUs, ADDS_WITHIN } = require('../stats/why')
 
 const WAITS = [['syncUs', 'event loop blocked in sync fs calls'], ['poolBusyUs', 'async fs calls outstanding (busy)'],
-  ['poolQueuedUs', 'async fs calls queued for a pool thread']]
+  ['poolQueuedUs', 'async fs calls outstanding beyond the pool\'s size']]
 const SLEEPS = 'times a thread of the server went to sleep per request (voluntary context switches): each switch to sleep runs with ' +
   'interrupts off, where no sampler lands, so a cell that sleeps often samples under what it measures'
 const pct = (x) => `${Number((Math.abs(x) * 100).toFixed(1))}%`
@@ -129,7 +129,8 @@ function whySection (why, charts, flames = []) {
     <h3>Where each server waits</h3>
     <p>Wall time per request, not CPU: sync blocks its event loop in sync fs calls; async hands its fs calls to the thread
     pool, where each is outstanding from its submission until the event loop runs its callback (a busy loop adds its own wait):
-    "busy" counts the calls while at most the pool's size were outstanding, "queued" the excess, which waited for a thread.</p>
+    "busy" counts the calls while at most the pool's size were outstanding, "queued" the excess, which waited for a thread or
+    for the event loop (between an fs.readFile's four trips, and before its callback).</p>
     ${waitsTable(why.cells)}
     ${why.comparisons.map((c) => comparisonPart(c, charts, written))}
     ${overheadSentence(why)}</section>`

@@ -107,7 +107,8 @@ t.test('threadpool.md: a row per cell, the model beside each async measurement, 
     'request × time per call, from each pool-4 cell; the range over processes and cores): plain folder 1, 1 ms 6.')
   t.match(md, 'the verdict is what the model expected in 2 of 3 comparisons; at 1 ms storage in 1 of 2')
   t.match(md, '- Not what the model expected: iou: 1.20× [0.90–1.30] undecided (expected faster). At pool 4 there, what each allows: ' +
-    'pool 2,778 ops/s, cores 4,000 (+44%), event loop 5,000 (+80%); a call waited 50 µs for a pool thread.\n- Threads',
+    'pool 2,778 ops/s, cores 4,000 (+44%), event loop 5,000 (+80%); a call was out 50 µs beyond the pool\'s size (waiting for a thread, or ' +
+    'for the event loop between its trips and before its callback).\n- Threads',
   'the miss at the slowest storage, with its reference\'s limits; none for the plain folder, which agrees')
   const COLD = { storage: 'cold', ioDelay: 'off' }
   const cold = cells.map((c) => (c.valid[0].storage === 'delay' ? { ...c, valid: [{ ...c.valid[0], ...COLD }] } : c))
