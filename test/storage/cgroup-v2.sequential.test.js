@@ -3,7 +3,8 @@
 // /data), in each layout a user meets: a login shell's session scope (systemd), a unit with Delegate=yes, a container
 // with a cgroup namespace of its own, the root cgroup. A cold cell measures there (its GETs read about one file each
 // from the device) and leaves every cgroup as it found it; a cgroup that holds another process is refused with one
-// line before any data is written; after SIGKILL of a cold sweep its guards put everything back.
+// line before any data is written; after SIGKILL of a cold sweep its guards put everything back. Each guest runs under
+// test/fixtures/uml-guest.js: a test timed out or killed leaves no guest kernel and no 3 GiB disk image in /var/tmp.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -11,6 +12,9 @@ const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
 const { parse } = require('csv-parse/sync')
 const { ROOT } = require('../fixtures/server')
+const { staleGuests, WORK_DIR } = require('../fixtures/uml-guest')
+
+const GUARD = path.join(__dirname, '..', 'fixtures', 'uml-guest.js')
 
 // Beside the checkout (as in the project's workplace), or where CGROUP2_UML says.
 const UML = [process.env.CGROUP2_UML, path.join(ROOT, '..', 'shared', 'uml', 'cgroup2'), '/work/shared/uml/cgroup2'].find((f) => f && fs.existsSync(f))
@@ -42,13 +46,19 @@ if (!skip && (ROOT + '/').startsWith('/tmp/')) {
   })
 }
 const seen = (file) => HERE + file.slice(ROOT.length) // a path of the checkout as the guest sees it
+if (!skip) staleGuests() // the disk images of guests a killed run left
+
+// Starts the guest under test/fixtures/uml-guest.js, which ends it and removes its disk image if this process is gone.
+function startGuest (layout, script) {
+  // PWD too: bash keeps an inherited PWD that names the same folder, and the guest enters $PWD.
+  return spawn(process.execPath, [GUARD, UML, `--layout=${layout}`, '--', 'sh', '-c', script],
+    { cwd: HERE, env: { ...process.env, PWD: HERE }, stdio: ['pipe', 'pipe', 'pipe'] })
+}
 
 // Runs a shell command in the guest, in the checkout; resolves with its exit status and output.
 function guest (layout, script) {
   return new Promise((resolve) => {
-    // PWD too: bash keeps an inherited PWD that names the same folder, and the guest enters $PWD.
-    const child = spawn(UML, [`--layout=${layout}`, '--', 'sh', '-c', script],
-      { cwd: HERE, env: { ...process.env, PWD: HERE }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = startGuest(layout, script)
     let out = ''
     child.stdout.on('data', (d) => { out += d })
     child.stderr.on('data', (d) => { out += d })
@@ -112,4 +122,36 @@ t.test('after SIGKILL of a cold sweep its guards remove its cells and put the ru
   t.equal(field(out, 'left'), '0', 'no cbench cgroup left')
   t.equal(field(out, 'shell'), '/system.slice/bench.service', 'the shell back in its cgroup')
   t.equal(field(out, 'given'), field(out, 'before'), 'the controllers given below it as before')
+})
+
+t.test('a guest whose test is gone is ended, and its disk image removed', { skip }, async (t) => {
+  const guests = () => fs.readdirSync(WORK_DIR).filter((d) => d.startsWith('cgroup2.'))
+  const before = guests()
+  const child = startGuest('root', 'echo up > /tmp/up; sleep 600')
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+  let mine = []
+  for (let waited = 0; mine.length === 0 && waited < 30000; waited += 100, await sleep(100)) mine = guests().filter((d) => !before.includes(d))
+  t.equal(mine.length, 1, 'the guest made its folder')
+  await sleep(5000) // booted, sleeping in the guest
+  child.stdin.end() // as when the test's process is killed: the pipe closes
+  await Promise.race([exited, sleep(20000)])
+  t.not(child.exitCode ?? child.signalCode, null, 'the guard ended')
+  t.notOk(fs.existsSync(path.join(WORK_DIR, mine[0])), `${mine[0]} removed`)
+  const named = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(mine[0]) } catch { return false }
+  })
+  t.same(named, [], 'no process of the guest left')
+})
+
+t.test('staleGuests removes a guest\'s folder no process names once it is old, and leaves a fresh one', { skip }, async (t) => {
+  const old = fs.mkdtempSync(path.join(WORK_DIR, 'cgroup2.'))
+  const fresh = fs.mkdtempSync(path.join(WORK_DIR, 'cgroup2.'))
+  t.teardown(() => fs.rmSync(fresh, { recursive: true, force: true }))
+  fs.writeFileSync(path.join(old, 'data.img'), '')
+  const then = new Date(Date.now() - 11 * 60000)
+  for (const f of [path.join(old, 'data.img'), old]) fs.utimesSync(f, then, then)
+  t.same(staleGuests(), [old])
+  t.notOk(fs.existsSync(old), 'the old one removed')
+  t.ok(fs.existsSync(fresh), 'the fresh one kept')
 })
