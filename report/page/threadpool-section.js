@@ -36,11 +36,12 @@ function rows (pool) {
         m.model?.predicted ? `${int(m.model.predicted)} (${LIMIT_WORDS[m.model.limit]})` : '–',
         m.fit === null ? '–' : fixed(m.fit, 2),
         c?.estimate ? `${formatRatio(c)} ${c.verdict}` : m.pool === DEFAULT_POOL && !m.ioUring && m.model ? 'the reference' : '–',
-        c?.expected ? `${c.expected}${c.agrees ? '' : ' ✗'}` : '–',
+        c?.expected ? `${EXPECTED_WORDS[c.expected]}${c.agrees ? '' : ' ✗'}` : '–',
         one(m.loadedHoldUs), one(m.queuedUsPerCall), one(m.sleeps), one(m.wakeUs)]
     }
   })
 }
+const EXPECTED_WORDS = { faster: 'faster', slower: 'slower', same: 'same or slower' }
 const LIMIT_WORDS = { pool: 'pool', cores: 'cores', loop: 'event loop' }
 const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]', 'pool / cores / event loop allow', 'model (limit)', 'measured / model',
   'against pool 4', 'model expects', 'µs a call holds a thread', 'µs a call is out beyond the pool\'s size', 'sleeps per request', 'kernel wake µs per request']
@@ -54,7 +55,7 @@ const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]
 function poolFindings (pool) {
   const lines = []
   if (pool.fit.all !== null) {
-    lines.push(`The model is ${pctOff(pool.fit.all)} from the measurement (median of |measured / model − 1| over the ${pool.fit.n} cells predicted ` +
+    lines.push(`The model is ${pctOff(pool.fit.all)} from the measurement (median of |measured / model − 1| over the ${pool.fit.n} cells modelled ` +
       'from their reference\'s costs; ' +
       `${pctOff(pool.fit.pool)} where the pool is the limit, ${pctOff(pool.fit.cores)} where the cores are, ${pctOff(pool.fit.loop)} where the event loop is).`)
   }
@@ -64,7 +65,8 @@ function poolFindings (pool) {
     const slowest = atSlowest(judged)
     const there = `; ${atStorage(slowest[0])} in ${met(slowest)} of ${slowest.length}`
     lines.push(`Against pool ${DEFAULT_POOL}, the verdict is what the model expected in ${met(judged)} of ${judged.length} comparisons${there} ` +
-      '(faster where it expects the pool to hold the default back; where something else is the limit, an interval that leaves out faster).')
+      '(faster where it expects the pool to hold the default back, slower where the size\'s own pool is the limit; elsewhere an interval ' +
+      'that leaves out faster).')
   }
   lines.push(...missLines(pool))
   const knees = new Map()
@@ -74,8 +76,8 @@ function poolFindings (pool) {
   }
   if (knees.size > 0) {
     const range = (ks) => (Math.min(...ks) === Math.max(...ks) ? `${ks[0]}` : `${Math.min(...ks)}–${Math.max(...ks)}`)
-    lines.push('Threads per process before the pool stops being the limit, by the model (what the cores and the event loop allow × pool ' +
-      `calls per request × time per call, from each pool-${DEFAULT_POOL} cell; the range over processes and cores): ` +
+    lines.push('Threads per process before the pool stops being the limit, by the model (the fewest where twice as many would not be ' +
+      `faster by more than the margin, from each pool-${DEFAULT_POOL} cell; the range over processes and cores): ` +
       `${[...knees].map(([where, ks]) => `${where} ${range(ks)}`).join(', ')}.`)
   }
   // nodejs/node#61533 would size the pool from uv_available_parallelism() (the cores a process may use), at least 4.
@@ -113,15 +115,19 @@ function probeLines (pool) {
   ]
 }
 
-const MODEL_TEXT = 'The model predicts each async cell from the costs its reference, the same cell at libuv\'s default pool of 4, ' +
-  'measured: the pool allows threads ÷ (pool calls per request × µs a call holds a thread), the threads of every serving ' +
-  'process, the calls per request and the time a call holds a thread from the reference\'s profiled round (its pool threads ' +
-  'at work, running or asleep in a file call, sampled from /proc every 10 ms, ÷ its pool calls: Little\'s law, under the ' +
-  'load measured), or from the probe at queue depth 1 where a folder has no such sample; the cores allow cores ÷ CPU per ' +
-  'request (the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the event loops ' +
-  'allow processes ÷ the event loop\'s busy time per request (JS runs on one thread a process). The model is the smallest of ' +
-  'the three; io_uring cells have no pool limit; a reference cell\'s own model is fitted, not predicted. Sleeps and kernel ' +
-  'wake-ups per request come from the profiled round: where the pool is not the limit, a bigger pool only adds them.'
+const MODEL_TEXT = 'The model works out each async cell from its own pool and CPU per request and from what its reference, the same ' +
+  'cell at libuv\'s default pool of 4, measured: the pool allows threads ÷ (pool calls per request × µs a call holds a thread), ' +
+  'the threads of every serving process, the calls per request from the reference\'s profiled round; a call holds a thread the ' +
+  'probe\'s time at queue depth 1 plus a share that grows with the cores\' load ρ as ρ ÷ (1 − ρ) (a pool thread woken by its file ' +
+  'call waits for a core to hand its result back, and still holds its place in the pool), sized so that at the reference\'s ' +
+  'load it is the time its pool threads were at work, running, waiting for a core or asleep in a file call, sampled from ' +
+  '/proc every 10 ms, ÷ its pool calls (Little\'s law; none where a folder has no such sample); the cores allow cores ÷ CPU per ' +
+  'request (the cell\'s own: the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the ' +
+  'event loops allow processes ÷ the reference\'s event-loop busy time per request (JS runs on one thread a process). The model ' +
+  'is the fastest rate the pool allows at the load it makes, below what the cores and the event loops allow; its limit is the ' +
+  'event loop where that binds, else the pool where twice the threads would be faster by more than the margin, else the cores. ' +
+  'io_uring cells have no pool limit; a reference cell\'s own model is fitted, not predicted. Sleeps and kernel wake-ups per ' +
+  'request come from the profiled round: where the pool is not the limit, a bigger pool only adds them.'
 
 /**
  * threadpool.md.

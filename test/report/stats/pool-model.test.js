@@ -3,7 +3,7 @@
 // values are worked out by hand here; what the model expects of each size against 4, and the knee.
 
 const t = require('tap')
-const { poolModel, predict, knee } = require('../../../report/stats/pool-model')
+const { poolModel, predict, expectation, knee } = require('../../../report/stats/pool-model')
 
 const NODE = 'node-v20.20.2'
 // A summarised cell (report/stats/cell-stats.js) of one row's figures.
@@ -42,14 +42,27 @@ const verdicts = [verdict('a8', 'faster', 1.5, 1.4, 1.6), verdict('iou', 'undeci
 
 t.test('predict: the smallest of what the pool, the cores and the event loop allow', async (t) => {
   t.same(predict({ threads: 4, callsPerRequest: 1.25, holdUs: 1000, cores: 2, cpuPerRequestUs: 400, loopAllows: 4000 }),
-    { pool: 3200, cores: 5000, loop: 4000, predicted: 3200, limit: 'pool' })
+    { pool: 3200, cores: 5000, loop: 4000, predicted: 3200, holdUs: 1000, limit: 'pool' })
   t.same(predict({ threads: 64, callsPerRequest: 1.25, holdUs: 1000, cores: 1, cpuPerRequestUs: 400, loopAllows: 4000 }).limit, 'cores')
   t.same(predict({ threads: 4, ioUring: true, cores: 2, cpuPerRequestUs: 400, loopAllows: 3000 }),
-    { pool: Infinity, cores: 5000, loop: 3000, predicted: 3000, limit: 'loop' })
+    { pool: Infinity, cores: 5000, loop: 3000, predicted: 3000, holdUs: null, limit: 'loop' })
   t.equal(predict({ threads: 4, callsPerRequest: null, holdUs: 1000, cores: 2, cpuPerRequestUs: 400 }).predicted, null, 'no profiled calls: no model')
+  // A thread held 1,000 µs a request plus 500 × ρ ÷ (1 − ρ), ρ = rate × 400 µs ÷ 2 cores: at a rate X = 5,000ρ the 4 threads
+  // allow 4e6 ÷ (1,000 + 500ρ ÷ (1 − ρ)). By hand: 5,000ρ (1,000 + 500ρ ÷ (1 − ρ)) = 4e6 gives 5ρ − 5ρ² + 2.5ρ² = 4 − 4ρ,
+  // 2.5ρ² − 9ρ + 4 = 0, ρ = (9 − √41) ÷ 5 = 0.51938: 2,596.9/s, short of the loop's 4,000. With 8 threads, 2.5ρ² − 13ρ + 8 = 0,
+  // ρ = (13 − √89) ÷ 5 = 0.71321: 3,566/s, more than 5% faster.
+  const crowded = predict({ threads: 4, callsPerRequest: 1, holdUs: 1000, growthUs: 500, cores: 2, cpuPerRequestUs: 400, loopAllows: 4000 })
+  t.equal(Math.round(crowded.predicted * 10) / 10, 2596.9, 'threads held longer as the cores fill: the rate where the pool meets its own load')
+  t.equal(Math.round(crowded.pool * 10) / 10, 2596.9, 'the pool allows, at that load, what it carries')
+  t.equal(crowded.limit, 'pool', 'twice the threads would be faster by more than 5%')
 })
 
-t.test('poolModel: each size predicted from its reference\'s costs, beside the measurement, and what it expects against 4', async (t) => {
+t.test('expectation: faster beyond the margin; slower only where the size\'s pool is the limit; else the same or slower', async (t) => {
+  t.same([expectation(1.1, 0.05, 'loop'), expectation(0.9, 0.05, 'pool'), expectation(0.9, 0.05, 'cores'), expectation(0.9, 0.05, 'loop'),
+    expectation(1.02, 0.05, 'pool')], ['faster', 'slower', 'same', 'same', 'same'])
+})
+
+t.test('poolModel: each size from its own CPU and its reference\'s costs, beside the measurement, and what it expects against 4', async (t) => {
   const pool = poolModel({ env }, cells, verdicts, why)
   const by = Object.fromEntries(pool.cells.map((m) => [m.id, m]))
   // a4, the reference: its pool allows 4 / (1.2 × 1200 µs) = 2,777.8/s; its core 1 / 250 µs = 4,000/s (split: the client's
@@ -64,26 +77,31 @@ t.test('poolModel: each size predicted from its reference\'s costs, beside the m
   t.equal(Math.round(by.off4.model.cores * 10) / 10, 5714.3)
   t.equal(by.off4.model.limit, 'loop')
   t.same([by.off64.reference, by.off64.model.predicted], ['off4', 3000], 'off64 from off4\'s costs')
-  t.same([by.iou.reference, by.iou.model.pool, by.iou.model.cores], ['a4', Infinity, 4000], 'io_uring where the probe saw libuv use it: no pool limit')
+  // iou's own 300 µs of CPU a request on its one core: 3,333.3/s, not a4's 4,000.
+  t.same([by.iou.reference, by.iou.model.pool, Math.round(by.iou.model.cores * 10) / 10], ['a4', Infinity, 3333.3],
+    'io_uring where the probe saw libuv use it: no pool limit; the cores at the cell\'s own CPU per request')
   t.equal(by.s4.model, null, 'sync hands the pool nothing: no model')
   t.equal(by.a4.queuedUsPerCall, 50, 'queue wait per call: 60 µs per request over 1.2 calls')
   t.same(pool.comparisons.map((c) => [c.a, c.expected, c.agrees]), [['a8', 'faster', true], ['iou', 'faster', false], ['off64', 'same', true]],
     'the same expected: an interval whose high is within the margin agrees, undecided or not')
   t.same([pool.fit.n, Math.round(pool.fit.all * 1000) / 1000], [3, 0.05],
-    'fitted over a8, off64 and iou, not the references: |0.95 − 1|, |0.967 − 1|, |0.75 − 1|')
-  t.equal(knee(by.a4), 6, 'the core\'s 4,000/s need 4 × 4,000 / 2,777.8 = 5.76 threads: 6')
+    'fitted over a8, off64 and iou, not the references: |0.95 − 1|, |0.967 − 1|, |0.9 − 1|')
+  t.equal(knee(by.a4), 6, '5 threads allow 3,472/s, 10 the core\'s 4,000 (15% more); 6 allow 4,167/s, past the core\'s 4,000: 6')
   t.equal(knee(by.off4), 1, 'a plain folder: one thread keeps up with the loop')
 })
 
-t.test('poolModel: the time a call holds a thread is the reference\'s under load, where its profiled round sampled it', async (t) => {
-  // a4's pool threads worked 2,400 µs a request over its 1.2 calls: 2,000 µs a call, not the probe's 1,200. Its pool then
-  // allows 4 / (1.2 × 2,000 µs) = 1,666.7/s, under its 2,500 measured (a model, not the measurement); a8's 8 threads 3,333.3/s.
+t.test('poolModel: threads are held longer as the cores fill, by as much as the reference\'s profiled round saw', async (t) => {
+  // a4's pool threads worked 2,400 µs a request: over its 1.2 calls 2,000 µs a call, 800 more than the probe's 1,200, at
+  // its core's load ρ = 2,500/s × 250 µs = 0.625: 960 µs a request ÷ (0.625 ÷ 0.375) = 576 µs per unit of ρ ÷ (1 − ρ). Its own
+  // model, X = 4,000ρ (its core allows 4,000/s): 4,000ρ (1,440 + 576ρ ÷ (1 − ρ)) = 4e6, 864ρ² − 2,440ρ + 1,000 = 0,
+  // ρ = (2,440 − √2,497,600) ÷ 1,728 = 0.49747: 1,989.9/s; a8's 8 threads: 864ρ² − 3,440ρ + 2,000 = 0, ρ = 0.70690: 2,827.6/s.
   const loaded = { cells: why.cells.map((c) => (c.id === 'a4' ? { ...c, poolHeld: { estimate: 2400 } } : c)) }
   const by = Object.fromEntries(poolModel({ env }, cells, verdicts, loaded).cells.map((m) => [m.id, m]))
-  t.same([by.a4.loadedHoldUs, by.a4.hold, Math.round(by.a4.model.pool * 10) / 10], [2000, 2000, 1666.7], 'the reference\'s own')
-  t.same([by.a8.loadedHoldUs, by.a8.hold, Math.round(by.a8.model.pool * 10) / 10, by.a8.model.limit], [null, 2000, 3333.3, 'pool'],
-    'a8 from a4\'s hold under load')
-  t.same([by.off4.loadedHoldUs, by.off4.hold], [null, 15], 'no sample under load: the probe\'s')
+  const r = (x) => Math.round(x * 10) / 10
+  t.same([by.a4.loadedHoldUs, r(by.a4.model.predicted), r(by.a4.model.pool), by.a4.model.limit], [2000, 1989.9, 1989.9, 'pool'], 'the reference\'s own')
+  t.same([by.a8.loadedHoldUs, r(by.a8.model.predicted), by.a8.model.limit], [null, 2827.6, 'pool'], 'a8 from a4\'s growth under load')
+  t.equal(Math.round(by.a4.model.holdUs), 1675, 'the hold a call at the modelled load: 1,200 + 576 ÷ 1.2 × 0.49747 ÷ 0.50253 µs')
+  t.same([by.off4.loadedHoldUs, by.off4.model.predicted], [null, 3000], 'no sample under load: no growth, the loop\'s 3,000')
 })
 
 t.test('poolModel: nothing for a folder whose cells share one pool size, and no model where a probe is missing', async (t) => {
@@ -103,8 +121,8 @@ t.test('threadpool.md: a row per cell, the model beside each async measurement, 
   t.match(a8, '| 3,800 [3,610–3,990] | 5,556 / 4,000 / 5,000 | 4,000 (cores) | 0.95 | 1.50× [1.40–1.60] faster | faster |')
   t.match(rows.find((r) => cols(r)[4] === 'io_uring'), '| 1.20× [0.90–1.30] undecided | faster ✗ |', 'a verdict the model did not expect is marked')
   t.match(rows.find((r) => cols(r)[3] === 'sync'), '| 800 [760–840] | – | – | – |', 'sync: measured, no model')
-  t.match(md, 'Threads per process before the pool stops being the limit, by the model (what the cores and the event loop allow × pool calls per ' +
-    'request × time per call, from each pool-4 cell; the range over processes and cores): plain folder 1, 1 ms 6.')
+  t.match(md, 'Threads per process before the pool stops being the limit, by the model (the fewest where twice as many would not be faster ' +
+    'by more than the margin, from each pool-4 cell; the range over processes and cores): plain folder 1, 1 ms 6.')
   t.match(md, 'the verdict is what the model expected in 2 of 3 comparisons; at 1 ms storage in 1 of 2')
   t.match(md, '- Not what the model expected: iou: 1.20× [0.90–1.30] undecided (expected faster). At pool 4 there, what each allows: ' +
     'pool 2,778 ops/s, cores 4,000 (+44%), event loop 5,000 (+80%); a call was out 50 µs beyond the pool\'s size (waiting for a thread, or ' +
