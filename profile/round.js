@@ -31,7 +31,7 @@ const opsPerSec = (windows) => {
  * The figures of one round's kept windows: the categories, requests, CPU and fs waits of the windows
  * the attributing profiler sampled (perf's, or V8's when there is no perf), the throughput of those,
  * of V8's (with perf) and of the unprofiled ones, and the V8 profiles written.
- * @param {Array<{ cell: string, by: 'perf'|'v8'|null, startNs: bigint, endNs: bigint, cpuNs?: number, poolHeldUs?: number,
+ * @param {Array<{ cell: string, by: 'perf'|'v8'|null, startNs: bigint, endNs: bigint, cpuNs?: number, poolHeldUs?: number, poolBoundUs?: number,
  *   doc: object|null, ops: number, wallUs: number }>} windows by: the profiler that sampled the window
  * @param {{ perfText: string|null, known: Map<number, object>, userOnly?: boolean }} how perfText: the round's `perf script`,
  *   null for V8's stacks alone; known: pid -> { pid, role, cell, label } of the processes seen so far (filled in here);
@@ -62,6 +62,11 @@ function roundFigures (windows, { perfText, known, userOnly = false }) {
     for (const p of mine.flatMap((w) => w.doc.processes)) for (const k of WAITS) waits[k] += p.fsWaits?.[k] ?? 0
     // The pool threads' work, sampled over each window (sweep/interleaved/profiled.js): an async cell's, in every window.
     if (mine.length > 0 && mine.every((w) => Number.isFinite(w.poolHeldUs))) waits.poolHeldUs = mine.reduce((a, w) => a + w.poolHeldUs, 0)
+    // And the time its event loop waited on a full pool, over the windows' own time.
+    if (mine.length > 0 && mine.every((w) => Number.isFinite(w.poolBoundUs))) {
+      waits.poolBoundUs = mine.reduce((a, w) => a + w.poolBoundUs, 0)
+      waits.poolWindowUs = Math.round(mine.reduce((a, w) => a + Number(w.endNs) - Number(w.startNs), 0) / 1000)
+    }
     figures.set(cell, {
       requests: mine.reduce((a, w) => a + w.doc.totals.requests, 0),
       serverCpuUs: Math.round(mine.reduce((a, w) => a + (userOnly ? userCpuNs(w.doc) : w.cpuNs ?? w.doc.totals.cpuUs * 1000), 0) / 1000),

@@ -1,6 +1,7 @@
 'use strict'
 // The one reader of /proc/PID/stat (Linux): a process's name, state, parent, group, CPU time and
-// start time; whether it is alive; its CPU time in µs; to the ns, its threads' (schedstat); its pool threads at work.
+// start time; whether it is alive; its CPU time in µs; to the ns, its threads' (schedstat); its pool threads at work and
+// whether its event loop waits.
 
 const fs = require('node:fs')
 
@@ -136,4 +137,14 @@ function busyThreads (pid, tids) {
   return tids.reduce((n, tid) => n + working(tid), 0)
 }
 
-module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps, poolThreads, busyThreads }
+/**
+ * Whether a process's event loop waits for work now: its main thread asleep in epoll (wchan ep_poll or do_epoll_wait).
+ * @param {number} pid
+ * @returns {boolean} false for a process that is gone
+ */
+function loopWaits (pid) {
+  if (threadFigure(pid, pid, 'stat', (text) => text[text.lastIndexOf(')') + 2]) !== 'S') return false
+  return threadFigure(pid, pid, 'wchan', (w) => w === 'ep_poll' || w.includes('epoll_wait'))
+}
+
+module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps, poolThreads, busyThreads, loopWaits }

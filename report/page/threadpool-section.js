@@ -37,14 +37,15 @@ function rows (pool) {
         m.fit === null ? '–' : fixed(m.fit, 2),
         c?.estimate ? `${formatRatio(c)} ${c.verdict}` : m.pool === DEFAULT_POOL && !m.ioUring && m.model ? 'the reference' : '–',
         c?.expected ? `${EXPECTED_WORDS[c.expected]}${c.agrees ? '' : ' ✗'}` : '–',
-        one(m.loadedHoldUs), one(m.queuedUsPerCall), one(m.sleeps), one(m.wakeUs)]
+        one(m.loadedHoldUs), m.poolBound === null ? '–' : pctOff(m.poolBound), one(m.queuedUsPerCall), one(m.sleeps), one(m.wakeUs)]
     }
   })
 }
 const EXPECTED_WORDS = { faster: 'faster', slower: 'slower', same: 'same or slower' }
 const LIMIT_WORDS = { pool: 'pool', cores: 'cores', loop: 'event loop' }
 const HEAD = ['storage', 'server cores', 'processes', 'fs', 'pool', 'ops/s [95%]', 'pool / cores / event loop allow', 'model (limit)', 'measured / model',
-  'against pool 4', 'model expects', 'µs a call holds a thread', 'µs a call is out beyond the pool\'s size', 'sleeps per request', 'kernel wake µs per request']
+  'against pool 4', 'model expects', 'µs a call holds a thread', 'time its loop waited on a full pool', 'µs a call is out beyond the pool\'s size',
+  'sleeps per request', 'kernel wake µs per request']
 
 /**
  * The findings in sentences: the model's fit, how often it called the verdict against 4, and per storage and cores the size
@@ -123,7 +124,9 @@ const MODEL_TEXT = 'The model works out each async cell from its own pool and CP
   'load it is the time its pool threads were at work, running, waiting for a core or asleep in a file call, sampled from ' +
   '/proc every 10 ms, ÷ its pool calls (Little\'s law; none where a folder has no such sample); the cores allow cores ÷ CPU per ' +
   'request (the cell\'s own: the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the ' +
-  'event loops allow processes ÷ the reference\'s event-loop busy time per request (JS runs on one thread a process). The model ' +
+  'event loops allow processes ÷ the reference\'s event-loop busy time per request (JS runs on one thread a process). Where the ' +
+  'reference\'s loop waited for a share s of its time while every pool thread held a call (the pool alone held it up, sampled ' +
+  'with the threads), n threads shorten those stretches: at most its rate ÷ (1 − s + s × 4 ÷ n). The model ' +
   'is the fastest rate the pool allows at the load it makes, below what the cores and the event loops allow; its limit is the ' +
   'event loop where that binds, else the pool where twice the threads would be faster by more than the margin, else the cores. ' +
   'io_uring cells have no pool limit; a reference cell\'s own model is fitted, not predicted. Sleeps and kernel wake-ups per ' +

@@ -30,17 +30,20 @@ const crowding = (rho) => (rho > 0 && rho < 1 ? rho / (1 - rho) : rho >= 1 ? Inf
  * One async cell's model: what the pool, the cores and the event loops allow (ops/s), the rate they allow together, and
  * which one holds it there. The pool allows threads ÷ (pool calls per request × µs a call holds a thread), where the hold
  * is the probe's at queue depth 1 plus growthUs × ρ ÷ (1 − ρ) per request, ρ the cores' load at that rate (CPU per request
- * × rate ÷ cores): the largest rate the pool allows at the load it makes, below what the cores and the event loops allow.
+ * × rate ÷ cores): the largest rate the pool allows at the load it makes, below what the cores and the event loops allow,
+ * and below what the reference's measured rate becomes where its stretches of waiting on a full pool shorten with more threads.
  * The limit is the event loop where it binds, else the pool where twice the threads would be faster by more than the margin,
  * else the cores (the pool's threads are then held waiting for them).
- * @param {{ threads: number, callsPerRequest: number|null, holdUs: number|null, growthUs?: number, ioUring: boolean,
- *   cores: number, cpuPerRequestUs: number|null, loopAllows: number|null, margin?: number }} m threads: the pool threads of
- *   every serving process; growthUs: thread time per request added per unit of ρ ÷ (1 − ρ); ioUring: libuv sends the calls
- *   to io_uring (the pool allows any rate); loopAllows: the event loops' rate when busy all the time
+ * @param {{ threads: number, callsPerRequest: number|null, holdUs: number|null, growthUs?: number,
+ *   stretch?: { share: number, rate: number, threads: number }|null, ioUring: boolean, cores: number, cpuPerRequestUs: number|null,
+ *   loopAllows: number|null, margin?: number }} m threads: the pool threads of every serving process; growthUs: thread time
+ *   per request added per unit of ρ ÷ (1 − ρ); stretch: the share of the reference's time its loop waited on its full pool,
+ *   its rate and threads; ioUring: libuv sends the calls to io_uring (the pool allows any rate); loopAllows: the event loops'
+ *   rate when busy all the time
  * @returns {{ pool: number|null, cores: number|null, loop: number|null, predicted: number|null, holdUs: number|null,
  *   limit: 'pool'|'cores'|'loop'|null }} pool and holdUs: at the predicted rate's load
  */
-function predict ({ threads, callsPerRequest, holdUs, growthUs = 0, ioUring, cores, cpuPerRequestUs, loopAllows = null, margin = 0.05 }) {
+function predict ({ threads, callsPerRequest, holdUs, growthUs = 0, stretch = null, ioUring, cores, cpuPerRequestUs, loopAllows = null, margin = 0.05 }) {
   const byCores = cpuPerRequestUs > 0 ? cores * 1e6 / cpuPerRequestUs : null
   const loop = loopAllows > 0 ? loopAllows : null
   const known = ioUring || (callsPerRequest > 0 && holdUs > 0)
@@ -50,9 +53,12 @@ function predict ({ threads, callsPerRequest, holdUs, growthUs = 0, ioUring, cor
   }
   const usPerRequest = (rate) => callsPerRequest * holdUs + (growthUs > 0 ? growthUs * crowding(rate / byCores) : 0)
   const poolAt = (n, rate) => (ioUring ? Infinity : n * 1e6 / usPerRequest(rate))
-  const ceiling = Math.min(byCores, loop ?? Infinity)
+  // Where the reference's loop waited on its full pool for a share of its time, n threads shorten those stretches by
+  // stretch.threads ÷ n and leave the rest of its time as it was.
+  const stretched = (n) => (stretch ? stretch.rate / (1 - stretch.share + stretch.share * stretch.threads / n) : Infinity)
   // The pool allows less the faster the rate (its threads wait longer for the cores): the rate where the two meet, by bisection.
   const rateWith = (n) => {
+    const ceiling = Math.min(byCores, loop ?? Infinity, stretched(n))
     if (poolAt(n, ceiling) >= ceiling) return ceiling
     if (!(growthUs > 0)) return poolAt(n, 0)
     let [lo, hi] = [0, ceiling]
@@ -126,6 +132,8 @@ function costsOf (cell, env, probes, profiled) {
     holdUs: probes.hold.find((h) => h.runtime === row.runtime && h.storage === row.storage && String(h.ioDelay) === String(row.ioDelay))?.usPerCall ?? null,
     // Little's law: the pool threads' work in the profiled round ÷ its pool calls, the time a call held a thread under load.
     loadedHoldUs: prof?.poolHeld && prof.waits.poolCalls?.estimate > 0 ? prof.poolHeld.estimate / prof.waits.poolCalls.estimate : null,
+    // The share of its time its event loop waited while every pool thread held a call: the pool alone held it up.
+    poolBound: prof?.poolBound?.estimate ?? null,
     queuedUsPerCall: per('poolQueuedUs'),
     sleeps: prof?.sleeps?.estimate ?? null,
     wakeUs: prof?.categories?.['kernel-wake']?.estimate ?? null
@@ -135,14 +143,18 @@ function costsOf (cell, env, probes, profiled) {
 // A cell's model from its own pool, threads and CPU per request, and its reference's pool calls, hold and event loop. A call
 // holds a thread the probe's time at queue depth 1 (the reference's under load where there is no probe); where the
 // reference's profiled round sampled its pool threads under load, their extra time per request over the probe's is set
-// against the reference's cores' load to give the growth: how much longer threads are held as the cores fill.
+// against the reference's cores' load to give the growth: how much longer threads are held as the cores fill. Where it
+// sampled the share of time its loop waited on its full pool, a size's threads shorten that share's stretches.
 function modelFrom (m, ref, margin) {
   const calls = ref.callsPerRequest ?? m.callsPerRequest
   const holdUs = m.holdUs ?? ref.loadedHoldUs
   const load = ref.cpuPerRequestUs > 0 && ref.measured?.median > 0 ? ref.measured.median * ref.cpuPerRequestUs / (ref.cores * 1e6) : null
   const extra = calls > 0 && ref.loadedHoldUs > 0 && holdUs > 0 ? calls * (ref.loadedHoldUs - holdUs) : 0
   const growthUs = extra > 0 && crowding(load) > 0 && Number.isFinite(crowding(load)) ? extra / crowding(load) : 0
-  const inputs = { threads: m.pool * m.processes, callsPerRequest: calls, holdUs, growthUs, ioUring: m.usesIoUring, cores: m.cores,
+  const stretch = !m.usesIoUring && ref.poolBound !== null && ref.measured?.median > 0
+    ? { share: ref.poolBound, rate: ref.measured.median, threads: ref.pool * ref.processes }
+    : null
+  const inputs = { threads: m.pool * m.processes, callsPerRequest: calls, holdUs, growthUs, stretch, ioUring: m.usesIoUring, cores: m.cores,
     cpuPerRequestUs: m.cpuPerRequestUs, loopAllows: ref.loopUsPerRequest > 0 ? m.processes * 1e6 / ref.loopUsPerRequest : null, margin }
   return { ...predict(inputs), inputs }
 }

@@ -24,7 +24,7 @@ const interval = (values) => (values.length > 0 ? intervalOfMedian(values) : nul
  * @param {string} id the cell id
  * @param {object} cell profile.json's cells[id]
  * @param {{ id: string }[]} categories profile.json's categories, in their order
- * @returns {object} { id, requests, rounds, categories: { id: interval }, sampled, serverCpu, ratio, adds, waits, sleeps, poolHeld,
+ * @returns {object} { id, requests, rounds, categories: { id: interval }, sampled, serverCpu, ratio, adds, waits, sleeps, poolHeld, poolBound,
  *   overhead, functions: [{ name, category, perRequest }] }; each interval from intervalOfMedian, null without a round
  */
 function cellCosts (id, cell, categories, periodUs) {
@@ -55,6 +55,8 @@ function cellCosts (id, cell, categories, periodUs) {
     sleeps: rounds.some((r) => Number.isFinite(r.waits?.sleeps)) ? of((r) => perRequest(r, r.waits?.sleeps)) : null,
     // Its pool threads' work per request (µs; sampled from /proc), where every round has it: an async cell's.
     poolHeld: rounds.length > 0 && rounds.every((r) => Number.isFinite(r.waits?.poolHeldUs)) ? of((r) => perRequest(r, r.waits.poolHeldUs)) : null,
+    // The share of its time in which its event loop waited on a full pool (the pool alone held it up), where every round has it.
+    poolBound: rounds.length > 0 && rounds.every((r) => r.waits?.poolWindowUs > 0) ? of((r) => r.waits.poolBoundUs / r.waits.poolWindowUs) : null,
     overhead: interval(slower('profiled')),
     v8Overhead: interval(slower('v8')), // with perf, V8's profiler has passes of its own
     slowerByRound: slower('profiled'),

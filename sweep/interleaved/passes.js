@@ -52,7 +52,7 @@ function deadline (promise, ms, what) {
  *   doc: object|null, startNs?: bigint, endNs?: bigint, cpuNs?: number }>} wallsUs: each client process's own time; startNs,
  *   endNs: the window on the monotonic clock (process.hrtime), between the telemetry's reset and its read; cpuNs: the
  *   server's CPU in that window, when the cell has a cpuNow (sweep/interleaved/profiled.js); poolHeldUs: its pool threads' work
- *   in that window (busy threads × time, µs), when it has a samplePool
+ *   in that window (busy threads × time, µs), poolBoundUs: the time its event loop waited on a full pool, when it has a samplePool
  */
 async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const { cell, pool, client, size } = c
@@ -74,12 +74,12 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   }
   const endNs = process.hrtime.bigint()
   const cpuNs = c.cpuNow && c.cpuNow() - cpuBefore
-  const poolHeldUs = poolWork?.()
+  const { heldUs: poolHeldUs, boundUs: poolBoundUs } = poolWork?.() ?? {}
   const { stats: doc } = reset === null ? await readServerStats(client, undefined, c.agent) : { stats: null }
   c.done++
   if (w.failed > 0) c.failed = `${w.failed} of ${size * cell.nClients} requests failed in a window (${where})`
   return { c, pass, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), wallsUs: w.wallsUs, cpuUs: w.cpuUs, doc, startNs, endNs, cpuNs,
-    poolHeldUs }
+    poolHeldUs, poolBoundUs }
 }
 
 /**
@@ -122,7 +122,7 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     const waited = performance.now()
     if (!kept && log.clean < passes) before = await quiet(machine, maxInterference, signal, deadline)
     const record = { pass, startedAt, kept, ...figures, waitedMs: Math.round(performance.now() - waited) }
-    const rows = windows.map(({ c, doc, cpuUs, wallsUs, startNs, endNs, cpuNs, poolHeldUs, ...w }) => ({
+    const rows = windows.map(({ c, doc, cpuUs, wallsUs, startNs, endNs, cpuNs, poolHeldUs, poolBoundUs, ...w }) => ({
       pass, kept, cell: c.cell.id, ...w, clientCpuUs: sumCpu(cpuUs), serverCpuUs: doc?.totals.cpuUs ?? ''
     }))
     log.passes.push(record)

@@ -6,14 +6,15 @@
 // profiled round, which is V8's profiler's (JS stacks in every serving process, for the .cpuprofile files): V8's
 // profiler slows the calls into node's C++ while it runs, so it gets a pass of its own. Without perf V8 takes
 // every profiled pass. Every profiled pass times the fs waits, and every window of an async cell samples its pool threads
-// at work (Little's law: their work ÷ the pool calls is the time a call holds a thread under that load, report/stats/pool-model.js).
+// at work (Little's law: their work ÷ the pool calls is the time a call holds a thread under that load, report/stats/pool-model.js)
+// and the time its event loop waited on a full pool.
 // Nothing of these rounds reaches summary.csv; they write profile/ (profile/session.js).
 
 const { beginRound } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses } = require('./passes')
 const { groupMembers } = require('../cell/process-group')
-const { threadsCpuNs, poolThreads, busyThreads } = require('../../lib/machine/proc')
+const { threadsCpuNs, poolThreads, busyThreads, loopWaits } = require('../../lib/machine/proc')
 const { shuffle } = require('../../lib/random')
 const { openProfileSession } = require('../../profile/session')
 const { KINDS } = require('../../lib/kinds')
@@ -22,28 +23,36 @@ const { uvThreadpoolSize } = require('../../lib/results/environment')
 const POOL_SAMPLE_MS = 10
 
 /**
- * Starts sampling the pool threads of a server's processes (lib/machine/proc.js) every POOL_SAMPLE_MS.
+ * Starts sampling the pool threads of a server's processes (lib/machine/proc.js) every POOL_SAMPLE_MS, and each one's
+ * event loop: where the loop waits for work while every thread of its pool holds some, the pool alone holds it up.
  * @param {number[]} pids
  * @param {number} size the pool's size in each
- * @returns {() => number} stops it; its threads' work so far: Σ busy threads × time, in µs
+ * @returns {() => { heldUs: number, boundUs: number }} stops it; its threads' work so far (Σ busy threads × time, µs), and the
+ *   time in which a process's loop waited on its full pool (µs, averaged over the processes)
  */
 function samplePool (pids, size) {
   const threads = pids.map((pid) => [pid, poolThreads(pid, size)])
-  const busy = () => threads.reduce((n, [pid, tids]) => n + busyThreads(pid, tids), 0)
+  const look = () => threads.map(([pid, tids]) => {
+    const busy = busyThreads(pid, tids)
+    return { busy, bound: tids.length > 0 && busy === tids.length && loopWaits(pid) }
+  })
   let last = performance.now()
-  let now = busy()
+  let now = look()
   let heldUs = 0
+  let boundUs = 0
   const tick = () => {
     const t = performance.now()
-    heldUs += now * (t - last) * 1000
+    const us = (t - last) * 1000
+    heldUs += now.reduce((n, p) => n + p.busy, 0) * us
+    boundUs += now.filter((p) => p.bound).length / Math.max(1, threads.length) * us
     last = t
-    now = busy()
+    now = look()
   }
   const timer = setInterval(tick, POOL_SAMPLE_MS)
   return () => {
     clearInterval(timer)
     tick()
-    return Math.round(heldUs)
+    return { heldUs: Math.round(heldUs), boundUs: Math.round(boundUs) }
   }
 }
 

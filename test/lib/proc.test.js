@@ -89,11 +89,56 @@ t.test('pool threads: the pool\'s own, and a call asleep in the kernel holds one
   const released = performance.now()
   await line('opened')
   fs.closeSync(writer)
-  const heldUs = stop()
+  const { heldUs, boundUs } = stop()
   const ended = performance.now()
+  t.equal(boundUs, 0, 'its loop waited, but on a pool with 2 threads free: never held up by the pool alone')
   t.ok(heldUs >= (released - blocked) * 1000 - 20000 && heldUs <= (ended - started) * 1000 + 20000,
     `the sampler counted ${Math.round(heldUs / 1000)} ms of work: the call held its thread at least ${Math.round(released - blocked)} ms, ` +
     `at most ${Math.round(ended - started)}`)
   t.equal(busyThreads(child.pid, pool), 0, 'none once it returned')
   t.same(poolThreads(2 ** 22 + 1, 3), [], 'a process that is gone has none')
+})
+
+// A pool of 1 whose call blocks on a FIFO, while its loop first spins 400 ms and then waits: the pool alone holds the
+// process up only while the loop waits and the one thread is held.
+t.test('the event loop waits on a full pool: only while its loop waits and every pool thread holds a call', async (t) => {
+  const fs = require('node:fs')
+  const path = require('node:path')
+  const { busyThreads, poolThreads, loopWaits } = require('../../lib/machine/proc')
+  const { samplePool } = require('../../sweep/interleaved/profiled')
+  const fifo = path.join(t.testdir(), 'fifo')
+  require('node:child_process').execFileSync('mkfifo', [fifo])
+  const child = spawn('/usr/bin/env', ['-i', 'UV_THREADPOOL_SIZE=1', process.execPath, '-e',
+    'const fs = require("fs"); fs.stat(".", () => console.log("pooled")); process.stdin.once("data", () => { ' +
+    `fs.open(${JSON.stringify(fifo)}, "r", (err) => console.log(err ? err.code : "opened")); ` +
+    'const until = Date.now() + 400; while (Date.now() < until); console.log("spun") })'],
+  { stdio: ['pipe', 'pipe', 'inherit'] })
+  t.teardown(() => child.kill())
+  const lines = child.stdout.setEncoding('utf8')
+  let out = ''
+  const line = async (text) => { while (!out.includes(text)) out += (await once(lines, 'data'))[0] }
+  await line('pooled')
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+  for (let k = 0; k < 200 && !loopWaits(child.pid); k++) await sleep(10)
+  t.ok(loopWaits(child.pid), 'an idle loop waits in epoll')
+  const stop = samplePool([child.pid], 1)
+  child.stdin.write('\n')
+  const pool = poolThreads(child.pid, 1)
+  for (let k = 0; k < 200 && busyThreads(child.pid, pool) === 0; k++) await sleep(5)
+  const blocked = performance.now()
+  t.notOk(loopWaits(child.pid), 'a spinning loop does not wait')
+  await line('spun')
+  const spun = performance.now()
+  await sleep(300)
+  t.ok(loopWaits(child.pid), 'it waits again, its one thread held')
+  const writer = fs.openSync(fifo, 'w')
+  const released = performance.now()
+  await line('opened')
+  fs.closeSync(writer)
+  const { heldUs, boundUs } = stop()
+  const ms = (us) => Math.round(us / 1000)
+  t.ok(Math.abs(boundUs / 1000 - (released - spun)) <= 60,
+    `held up by the pool alone ${ms(boundUs)} ms: the ${Math.round(released - spun)} ms from the spin's end to the release, not the ` +
+    `${Math.round(released - blocked)} ms its thread was held (${ms(heldUs)} sampled)`)
+  t.equal(loopWaits(2 ** 22 + 1), false, 'a process that is gone does not wait')
 })

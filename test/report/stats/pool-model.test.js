@@ -104,6 +104,20 @@ t.test('poolModel: threads are held longer as the cores fill, by as much as the 
   t.same([by.off4.loadedHoldUs, by.off4.model.predicted], [null, 3000], 'no sample under load: no growth, the loop\'s 3,000')
 })
 
+t.test('poolModel: where the reference\'s loop waited on its full pool, more threads shorten those stretches', async (t) => {
+  // a4's loop waited on its 4 busy threads 30% of its time at 2,500/s: 8 threads halve those stretches, 2,500 ÷ (0.7 + 0.15)
+  // = 2,941.2/s, under a8's pool (5,555.6), core (4,000) and loop (5,000); 16 would allow 2,500 ÷ (0.7 + 0.075) = 3,225.8,
+  // more than 5% faster: the pool is a8's limit. a4 itself: 2,500 (its own rate), under its pool's 2,777.8.
+  const bound = { cells: why.cells.map((c) => (c.id === 'a4' ? { ...c, poolBound: { estimate: 0.3 } } : c)) }
+  const pool = poolModel({ env }, cells, verdicts, bound)
+  const by = Object.fromEntries(pool.cells.map((m) => [m.id, m]))
+  const r = (x) => Math.round(x * 10) / 10
+  t.same([by.a4.poolBound, r(by.a4.model.predicted), by.a4.model.limit], [0.3, 2500, 'pool'], 'the reference at its own rate')
+  t.same([r(by.a8.model.predicted), by.a8.model.limit], [2941.2, 'pool'], 'a8: its stretches halved')
+  t.same([r(by.iou.model.predicted), by.iou.model.limit], [3333.3, 'cores'], 'io_uring has no pool: its core\'s')
+  t.same(pool.comparisons.find((c) => c.a === 'a8').expected, 'faster', '2,941.2 ÷ 2,500 = 1.18')
+})
+
 t.test('poolModel: nothing for a folder whose cells share one pool size, and no model where a probe is missing', async (t) => {
   t.equal(poolModel({ env }, cells.filter((c) => c.valid[0].uvThreadpoolSize === 4), [], why), null)
   const pool = poolModel({ env: { cpus: 2 } }, cells, verdicts, why)

@@ -50,6 +50,7 @@ t.test('waits per request and the profiler\'s overhead per cell and overall', as
   t.same([b.waits.syncUs.estimate, b.waits.poolBusyUs.estimate, b.waits.poolQueuedUs.estimate], [0, 30, 5])
   t.same([a.sleeps.estimate, b.sleeps.estimate], [2, 6], 'the threads\' sleeps per request')
   t.same([a.poolHeld, b.poolHeld.estimate], [null, 1400], 'the pool threads\' work per request, where every round sampled it (b\'s)')
+  t.same([a.poolBound, b.poolBound.estimate], [null, 0.3], 'the share of its time its loop waited on a full pool: 300 of every 1,000 µs')
   near(t, a.overhead.estimate, 0.04, 'the median of 5%, 3.3% and 4%')
   t.same([a.overhead.low, a.overhead.high, a.overhead.n].map((x) => Number(x.toFixed(4))), [0.0333, 0.05, 3], 'its interval: the lowest and the highest')
   near(t, b.overhead.estimate, 0.07, 'the median of 10%, 5% and 7%')

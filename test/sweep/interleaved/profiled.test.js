@@ -66,6 +66,8 @@ t.test('quick --profile writes profile/ from its profiled rounds and the report 
       `${id}: its fs calls were timed where they wait`)
     // Its pool threads' work, sampled in each window: async's only (a few ms of windows, every 10 ms: 0 is possible).
     t.equal(cell.rounds.every((r) => Number.isFinite(r.waits.poolHeldUs)), id.startsWith('async'), `${id}: its pool threads sampled, or not`)
+    t.equal(cell.rounds.every((r) => Number.isFinite(r.waits.poolBoundUs) && r.waits.poolWindowUs > 0), id.startsWith('async'),
+      `${id}: its loop sampled for waits on a full pool over its windows' time, or not`)
     t.match(fs.readFileSync(path.join(dir, cell.folded), 'utf8'), /^single;main;/m, `${id}: folded stacks, by process and thread`)
     t.same(cell.cpuprofiles, [`profile/${id}/single.cpuprofile`], `${id}: V8's profile of its one process`)
     t.ok(JSON.parse(fs.readFileSync(path.join(dir, cell.cpuprofiles[0]), 'utf8')).samples.length > 0, 'with samples')
