@@ -32,8 +32,8 @@ const crowding = (rho) => (rho > 0 && rho < 1 ? rho / (1 - rho) : rho >= 1 ? Inf
  * is the probe's at queue depth 1 plus growthUs × ρ ÷ (1 − ρ) per request, ρ the cores' load at that rate (CPU per request
  * × rate ÷ cores): the largest rate the pool allows at the load it makes, below what the cores and the event loops allow,
  * and below what the reference's measured rate becomes where its stretches of waiting on a full pool shorten with more threads.
- * The limit is the event loop where it binds, else the pool where twice the threads would be faster by more than the margin,
- * else the cores (the pool's threads are then held waiting for them).
+ * The limit is the pool where twice the threads would be faster by more than the margin, else the event loop where its
+ * bound or the reference's stretches bind, else the cores (the pool's threads are then held waiting for them).
  * @param {{ threads: number, callsPerRequest: number|null, holdUs: number|null, growthUs?: number,
  *   stretch?: { share: number, rate: number, threads: number }|null, ioUring: boolean, cores: number, cpuPerRequestUs: number|null,
  *   loopAllows: number|null, margin?: number }} m threads: the pool threads of every serving process; growthUs: thread time
@@ -45,7 +45,9 @@ const crowding = (rho) => (rho > 0 && rho < 1 ? rho / (1 - rho) : rho >= 1 ? Inf
  */
 function predict ({ threads, callsPerRequest, holdUs, growthUs = 0, stretch = null, ioUring, cores, cpuPerRequestUs, loopAllows = null, margin = 0.05 }) {
   const byCores = cpuPerRequestUs > 0 ? cores * 1e6 / cpuPerRequestUs : null
-  const loop = loopAllows > 0 ? loopAllows : null
+  // The event loops allow their busy time's rate, and no more than the reference's rate with its waits on a full pool gone.
+  const rest = stretch && stretch.share < 1 ? stretch.rate / (1 - stretch.share) : Infinity
+  const loop = loopAllows > 0 || Number.isFinite(rest) ? Math.min(loopAllows > 0 ? loopAllows : Infinity, rest) : null
   const known = ioUring || (callsPerRequest > 0 && holdUs > 0)
   if (!known || byCores === null) {
     const pool = ioUring ? Infinity : known ? threads * 1e6 / (callsPerRequest * holdUs) : null
@@ -70,7 +72,10 @@ function predict ({ threads, callsPerRequest, holdUs, growthUs = 0, stretch = nu
     return lo
   }
   const predicted = rateWith(threads)
-  const limit = loop !== null && predicted >= loop ? 'loop' : rateWith(2 * threads) > predicted * (1 + margin) ? 'pool' : 'cores'
+  // The pool where twice the threads would be faster beyond the margin; else the event loop where its bound or the rest of
+  // the reference's time binds; else the cores (the pool's threads held waiting for them).
+  const binds = (x) => Number.isFinite(x) && predicted >= x * (1 - 1e-9)
+  const limit = rateWith(2 * threads) > predicted * (1 + margin) ? 'pool' : binds(loop) || binds(stretched(threads)) ? 'loop' : 'cores'
   return { pool: poolAt(threads, predicted), cores: byCores, loop, predicted, holdUs: ioUring ? null : usPerRequest(predicted) / callsPerRequest, limit }
 }
 

@@ -116,6 +116,14 @@ t.test('poolModel: where the reference\'s loop waited on its full pool, more thr
   t.same([r(by.a8.model.predicted), by.a8.model.limit], [2941.2, 'pool'], 'a8: its stretches halved')
   t.same([r(by.iou.model.predicted), by.iou.model.limit], [3333.3, 'cores'], 'io_uring has no pool: its core\'s')
   t.same(pool.comparisons.find((c) => c.a === 'a8').expected, 'faster', '2,941.2 ÷ 2,500 = 1.18')
+  t.equal(r(by.a8.model.loop), 3571.4, 'the event loop: no more than a4\'s rate with its waits on the pool gone, 2,500 ÷ 0.7')
+  // Waiting on its pool 5% of its time, a4 leaves 8 threads 2,500 ÷ (0.95 + 0.025) = 2,564.1/s, and 16 only 2,597.4 (+1.3%):
+  // the rest of its time is the limit, its loop's.
+  const little = { cells: why.cells.map((c) => (c.id === 'a4' ? { ...c, poolBound: { estimate: 0.05 } } : c)) }
+  const small = poolModel({ env }, cells, verdicts, little)
+  const a8 = small.cells.find((m) => m.id === 'a8')
+  t.same([r(a8.model.predicted), a8.model.limit], [2564.1, 'loop'])
+  t.same(small.comparisons.find((c) => c.a === 'a8').expected, 'same', '2,564.1 ÷ 2,500 = 1.03: the same or slower')
 })
 
 t.test('poolModel: nothing for a folder whose cells share one pool size, and no model where a probe is missing', async (t) => {
