@@ -6,9 +6,9 @@
 // allows less as the rate nears what the cores allow. Each cell is modelled from its own pool and CPU per request and its
 // reference's pool calls, hold and event loop (the same cell at libuv's default pool), so a size's rate is not an input to
 // its own model; per pool comparison, what the model expected against what the verdict says. Inputs: the profiled round's
-// pool calls per request and its pool threads' work (report/stats/why.js; Little's law gives the time a call holds a
-// thread under load), the threadpool probes (env.json: a GET's file calls at queue depth 1 on each storage), the cells'
-// CPU per request and event-loop use.
+// pool calls per request, its pool threads' work (report/stats/why.js; Little's law gives the time a call holds a thread
+// under load) and the share of its time its event loop waited on a full pool; the threadpool probes (env.json: a GET's
+// file calls at queue depth 1 on each storage); the cells' CPU per request and event-loop use.
 
 const { KINDS, isMultiProcess } = require('../../lib/kinds')
 const { median } = require('../../lib/median')
