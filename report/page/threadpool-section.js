@@ -126,9 +126,10 @@ const MODEL_TEXT = 'The model works out each async cell from its own pool and CP
   'request (the cell\'s own: the server\'s, plus the client\'s and the delay layer\'s where they share the server\'s cores); the ' +
   'event loops allow processes ÷ the reference\'s event-loop busy time per request (JS runs on one thread a process). Where the ' +
   'reference\'s loop waited for a share s of its time while every pool thread held a call (the pool alone held it up, sampled ' +
-  'with the threads), n threads shorten those stretches: at most its rate ÷ (1 − s + s × 4 ÷ n). The model ' +
-  'is the fastest rate the pool allows at the load it makes, below what the cores and the event loops allow; its limit is the ' +
-  'event loop where that binds, else the pool where twice the threads would be faster by more than the margin, else the cores. ' +
+  'with the threads), n threads shorten those stretches and leave the rest of its time: at most its rate ÷ (1 − s + s × 4 ÷ n), ' +
+  'and the event loops no more than its rate ÷ (1 − s). The model is the fastest rate the pool allows at the load it makes, ' +
+  'below all of these; its limit is the pool where twice the threads would be faster by more than the margin, else the event ' +
+  'loop where its bound or the stretches bind, else the cores (the pool\'s threads held waiting for them). ' +
   'io_uring cells have no pool limit; a reference cell\'s own model is fitted, not predicted. Sleeps and kernel wake-ups per ' +
   'request come from the profiled round: where the pool is not the limit, a bigger pool only adds them.'
 
