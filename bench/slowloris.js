@@ -3,7 +3,7 @@
 // (2 workers for the clusters) is timed by one client doing GETs one after another on a keep-alive
 // connection (test/fixtures/latency-probe.js, in its own process), alone and then while --connections
 // sockets trickle their headers (test/fixtures/raw-http.js trickle) until the server's headersTimeout
-// (2 s) answers them 408. test/servers/slowloris.sequential.test.js asserts the behaviour; this measures the cost.
+// (2 s) answers them 408. test/servers/slowloris.test.js asserts the behaviour; this measures the cost.
 // `node bench/slowloris.js [--connections=1000] [--gets=200] [--repeats=3]`; one JSON line per kind.
 
 const fs = require('node:fs')

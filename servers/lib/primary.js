@@ -5,10 +5,9 @@
 // its own parent is gone. 'cluster' workers share the primary's listening socket; 'reuseport'
 // workers each bind their own on one port (SO_REUSEPORT), so the kernel spreads connections and
 // the primary never touches one. A runtime's cluster may be either (Bun's binds a socket per worker):
-// the port is chosen before the workers start, so that they all listen on the same one.
+// the first worker binds the port, then the others are forked to bind the same one.
 
 const cluster = require('node:cluster')
-const net = require('node:net')
 const { KINDS } = require('../../lib/kinds')
 const { watchParent } = require('../../lib/machine/parent-watch')
 const { createServer, stopServer } = require('./serve')
@@ -20,6 +19,7 @@ const MAX_DEATHS = 5
 const DEATH_WINDOW_MS = 10000
 const WORKER_FAULT_WINDOW_MS = 1000 // a worker sends its fault counts to the primary this often
 const PORT_VAR = 'CBENCH_WORKER_PORT' // the port every worker binds, from its primary
+const SOCKET_PER_WORKER = Boolean(process.versions.bun) // Bun's cluster binds in each worker (Deno's shares, as Node's)
 
 /**
  * A worker: serves until the primary asks it to stop, a signal arrives, or the primary is gone.
@@ -58,39 +58,15 @@ function runWorker (kind, config) {
 }
 
 /**
- * A port free on the host now: serverPort 0 asks for any, but a cluster whose workers each bind their
- * own socket (reuseport, Bun's cluster) would get one port per worker.
- * @param {string} host
- * @returns {Promise<number>}
- */
-function freePort (host) {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().on('error', reject)
-    probe.listen(0, host, () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-/**
  * Runs the primary of a cluster or reuseport kind.
  * @param {string} kind a multi-process kind of lib/kinds.js
  * @param {object} config a validated config
  */
-async function runPrimary (kind, config) {
+function runPrimary (kind, config) {
   const reuse = KINDS[kind].model === 'reuseport'
   const live = new Set()
   const deaths = []
   let port = config.serverPort
-  if (port === 0) {
-    try {
-      port = await freePort(config.serverHostname)
-    } catch (err) {
-      process.stderr.write(`${kind}: ${portInUse(err, config)}\n`)
-      process.exit(1)
-    }
-  }
   let listening = 0
   let ready = false
   let stopping = false
@@ -99,6 +75,13 @@ async function runPrimary (kind, config) {
 
   const onListening = (at) => {
     listening++
+    // The first worker bound the port (any free one for serverPort 0) and holds it while the others
+    // bind it too: no moment in which the port is free for another process to take. Node's cluster
+    // shares one socket per listen arguments, so its workers keep asking for the first one's.
+    if (listening === 1) {
+      if (reuse || SOCKET_PER_WORKER) port = at
+      for (let i = 1; i < config.nServers; i++) fork()
+    }
     if (!ready && listening === config.nServers) {
       ready = true
       process.stdout.write(readyLine(kind, config, at, config.nServers))
@@ -149,7 +132,7 @@ async function runPrimary (kind, config) {
   })
   for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => shutdown(0))
   watchParent(() => shutdown(0, `${kind}: ${PARENT_GONE}; stopping`))
-  for (let i = 0; i < config.nServers; i++) fork()
+  fork()
 }
 
 module.exports = { runPrimary, runWorker }

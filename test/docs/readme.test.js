@@ -17,14 +17,14 @@ t.test('README opens with the install-and-run and install-and-test commands', as
 
 t.test('.ci/run runs the README test command', async (t) => {
   const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
-  // The same three steps; CI opts into the tests that reach the npm registry (TEST_REGISTRY=1).
-  const steps = ['npm ci --no-audit --no-fund', 'if ! ./run_benchmark.sh setup --strict; then', 'TEST_REGISTRY=1 npm test']
-  t.same(steps.map((step) => ci.split('\n').indexOf(step)).map((at, k, all) => at >= 0 && (k === 0 || at > all[k - 1])), [true, true, true],
-    'npm ci, then setup, then npm test, in that order')
+  // The same three steps, then the system group; CI opts into the tests that reach the npm registry (TEST_REGISTRY=1).
+  const steps = ['npm ci --no-audit --no-fund', 'if ! ./run_benchmark.sh setup --strict; then',
+    'TEST_REGISTRY=1 npm test', 'TEST_REGISTRY=1 npm run test:system']
+  t.same(steps.map((step) => ci.split('\n').indexOf(step)).map((at, k, all) => at >= 0 && (k === 0 || at > all[k - 1])), [true, true, true, true],
+    'npm ci, then setup, then npm test, then npm run test:system, in that order')
   const { scripts } = require('../../package.json')
-  t.equal(scripts.test, 'eslint . && npm run test:parallel && npm run test:sequential', 'npm test lints, then runs both groups')
-  t.match(scripts['test:parallel'], /^tap .*--exclude='\*\*\/\*\.sequential\.test\.js'/, 'the parallel group leaves out the sequential one')
-  t.match(scripts['test:sequential'], /^tap --jobs=1 --include='test\/\*\*\/\*\.sequential\.test\.js'$/, 'which runs one file at a time')
+  t.equal(scripts.test, 'eslint . && node test/tools/run.js unit', 'npm test lints, then runs the unit group')
+  t.equal(scripts['test:system'], 'node test/tools/run.js system', 'npm run test:system runs the system group')
 })
 
 t.test('README is a front page: 300 lines at most, the commands in its first 20, its counts those of the code', async (t) => {
@@ -78,6 +78,6 @@ t.test('where it runs: every cell works, refused or untested, each claim backed 
       if (at[distro] === 'works') t.match(text, `ID=${distro.toLowerCase()}`, `${name}: ${distro}'s os-release in its test`)
     }
   }
-  const cgroup2 = fs.readFileSync(path.join(ROOT, 'test/storage/cgroup-v2.sequential.test.js'), 'utf8')
+  const cgroup2 = fs.readFileSync(path.join(ROOT, 'test/storage/cgroup-v2.test.js'), 'utf8')
   for (const layout of ['systemd', 'delegated', 'container']) t.match(cgroup2, `${layout}:`, `the cgroup v2 test runs the ${layout} layout`)
 })

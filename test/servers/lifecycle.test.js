@@ -15,6 +15,9 @@ async function until (what, check, ms = 8000) {
   throw new Error(`timed out waiting for ${what}`)
 }
 
+// Each test has servers of its own and mostly waits on them (a kill, a re-fork, a stop): three at a time.
+t.jobs = 3
+
 for (const kind of KINDS) {
   const cluster = isMultiProcess(kind)
   t.test(`${kind}: one ready line, then a graceful stop that finishes the request in flight`, async (t) => {
@@ -55,7 +58,10 @@ for (const kind of KINDS.filter(isMultiProcess)) {
     t.ok(victim && other, 'two workers')
     process.kill(victim, 'SIGKILL')
     await until('a new worker', () => childrenOf(srv.pid).length === 2 && !childrenOf(srv.pid).includes(victim))
-    t.match(srv.stderr, new RegExp(`worker ${victim} died \\(code null, signal SIGKILL\\); re-forking`))
+    // The primary's log reaches us through a pipe, maybe after the new worker shows: wait for it too.
+    const said = new RegExp(`worker ${victim} died \\(code null, signal SIGKILL\\); re-forking`)
+    await until('the primary\'s line', () => said.test(srv.stderr)).catch(() => {})
+    t.match(srv.stderr, said)
     t.equal((await request(srv, { method: 'POST', path: '/put?key=k', body: 'x' })).body, 'success')
     t.equal(srv.exited, null, 'the primary lives on')
   })

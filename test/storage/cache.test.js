@@ -1,6 +1,6 @@
 'use strict'
 // storage/cache.js without the device: which files make a cache share (spread evenly, the count asked), the data set
-// written (every file its size, lines of the value), and a folder in memory refused. On the device: cold.sequential.test.js.
+// written (every file its size, lines of the value), and a folder in memory refused. On the device: cold.test.js.
 
 const t = require('tap')
 const fs = require('node:fs')

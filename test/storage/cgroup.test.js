@@ -3,7 +3,7 @@
 // root: a container without a cgroup namespace), where the cells go (v2: the root cgroup; a leaf this run moves into
 // when every process there is its own; refused with advice when not), a cell's limit and memory, its removal, and the
 // clean-up of cells whose owner is gone; reads that never throw. The real kernel: cgroup-v2.test.js (v2, in each
-// layout) and cold.sequential.test.js (this machine's v1).
+// layout) and cold.test.js (this machine's v1).
 
 const t = require('tap')
 const fs = require('node:fs')

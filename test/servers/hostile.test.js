@@ -58,6 +58,8 @@ function sendThenReset (port, bytes) {
   })
 }
 
+// Each server is tested alone and the tests mostly wait on its timers: three servers at a time.
+t.jobs = 3
 for (const kind of KINDS) {
   t.test(`${kind} server`, async (t) => {
     const dataPath = t.testdir({

@@ -8,9 +8,10 @@ const { openConnections, serverRss, serverFds, openFileLimit } = require('../fix
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const WANTED = 1000
-// This process and the server each hold one descriptor per connection, plus ~100 of their own.
-const CONNECTIONS = Math.min(WANTED, Math.floor((openFileLimit() - 200) / 2))
-// Longer than opening 1,000 connections takes (this file runs in the sequential group, with the machine to itself).
+const JOBS = 3 // servers tested at once: each test mostly waits for the keep-alive timeout
+// This process holds one descriptor per connection of every server at once, plus ~100 of its own.
+const CONNECTIONS = Math.min(WANTED, Math.floor((openFileLimit() - 200) / (2 * JOBS)))
+// Longer than opening 1,000 connections takes (this file runs in the system group, with the machine to itself).
 const KEEP_ALIVE = 3000
 
 if (CONNECTIONS < WANTED) t.comment(`ulimit -n is ${openFileLimit()}: ${CONNECTIONS} connections instead of ${WANTED}`)
@@ -30,6 +31,7 @@ async function steadyFds (pid) {
 
 const MiB = (n) => `${(n / 2 ** 20).toFixed(1)} MiB`
 
+t.jobs = JOBS
 for (const kind of KINDS) {
   t.test(`${kind}: ${CONNECTIONS} idle keep-alive connections: still serving, memory bounded, closed after keepAliveTimeout`, async (t) => {
     const dataPath = t.testdir({ k: 'idle\n' })

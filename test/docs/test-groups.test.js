@@ -1,0 +1,85 @@
+'use strict'
+// The tests' own tools (test/tools/): every test file in exactly one group, the runner's plan of each
+// group, the flake finder's arguments and table, and the neighbour it runs beside (test/fixtures/hog.js).
+
+const t = require('tap')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+const { NEEDS, SYSTEM, testFiles, groupOf } = require('../tools/groups')
+const { plan } = require('../tools/run')
+const { parseArgs } = require('../tools/flakes')
+
+const ROOT = path.join(__dirname, '..', '..')
+
+t.test('every system file exists, every need has files, and every test file is in one group', async (t) => {
+  const files = testFiles()
+  t.ok(files.length > 100, `${files.length} test files`)
+  t.same(Object.keys(SYSTEM).filter((f) => !files.includes(f)), [], 'no system file named that does not exist')
+  t.same(Object.keys(NEEDS).filter((need) => !Object.values(SYSTEM).includes(need)), [], 'no need without a file')
+  t.same(Object.values(SYSTEM).filter((need) => !NEEDS[need]), [], 'no file with an unknown need')
+  t.same(files.filter((f) => !/^test\/.+\.test\.js$/.test(f) || f.startsWith('test/fixtures/') || f.startsWith('test/tools/')), [])
+  t.equal(groupOf('test/docs/readme.test.js'), 'unit')
+  t.equal(groupOf('test/storage/cgroup-v2.test.js'), 'guest')
+  t.equal(groupOf('test/fixtures/server.js'), null, 'a fixture is in no group')
+  t.equal(groupOf('test/nope.test.js'), null)
+})
+
+t.test('the runner runs the unit group three at a time and the system group need by need', async (t) => {
+  const [unit] = plan(['unit'])
+  t.equal(unit.jobs, 3)
+  t.same(unit.files.filter((f) => SYSTEM[f]), [], 'no system file in the unit group')
+  t.equal(unit.files.length + Object.keys(SYSTEM).length, testFiles().length, 'the two groups are every file')
+  const system = plan(['system'])
+  t.same(system.map((r) => r.title.split(' ')[1]), Object.keys(NEEDS), 'each need once, in the table\'s order')
+  t.same(system.flatMap((r) => r.files).sort(), Object.keys(SYSTEM).sort())
+  t.same(plan(['system', '--need=guest']).map((r) => r.files), [['test/storage/cgroup-v2.test.js']])
+  for (const [args, message] of [
+    [[], /^use unit or system, got ""$/],
+    [['all'], /^use unit or system, got "all"$/],
+    [['system', '--need=gpu'], /^--need must be one of alone, load, hosts, user, guest, got "gpu"$/],
+    [['unit', '--need=alone'], /^unexpected --need=alone/],
+    [['system', '--need=alone', 'x'], /^unexpected --need=alone x/]
+  ]) t.throws(() => plan(args), message, args.join(' ') || '(none)')
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'test/tools/run.js'), 'everything'], { encoding: 'utf8' })
+  t.equal(res.status, 2, 'a bad group exits 2')
+  t.equal(res.stderr, 'test/tools/run.js: use unit or system, got "everything"\n')
+})
+
+t.test('the flake finder takes --runs, --hog and test files, and refuses anything else', async (t) => {
+  t.same(parseArgs(['--runs=3', '--hog', 'test/lib/random.test.js']), { runs: 3, hog: true, files: ['test/lib/random.test.js'] })
+  t.same(parseArgs([]).files, testFiles(), 'every file of both groups by default')
+  t.equal(parseArgs([]).runs, 5)
+  for (const [args, message] of [
+    [['--runs=0'], /^--runs must be an integer from 1 to 1000, got 0$/],
+    [['--runs=1.5'], /^--runs must be an integer from 1 to 1000, got 1\.5$/],
+    [['--loud'], /^unknown option --loud/],
+    [['test/fixtures/server.js'], /^test\/fixtures\/server\.js is not a test file \(\*\.test\.js\)$/],
+    [['test/nope.test.js'], /^test\/nope\.test\.js is not a test file/]
+  ]) t.throws(() => parseArgs(args), message, args.join(' '))
+})
+
+t.test('the flake finder prints each file\'s passes, failures and times, and fails when one failed', async (t) => {
+  // A passing file and a failing one, in the checkout's .tap/ (where require finds tap).
+  const dir = t.testdir({ 'good.test.js': "require('tap').pass('fine')\n", 'bad.test.js': "require('tap').fail('broken')\n" })
+  const rel = (f) => path.relative(ROOT, path.join(dir, f))
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'test/tools/flakes.js'), '--runs=2', rel('good.test.js'), rel('bad.test.js')],
+    { cwd: ROOT, encoding: 'utf8' })
+  t.equal(res.status, 1, 'exit 1: a file failed')
+  const rows = res.stdout.trim().split('\n').map((l) => l.split('\t'))
+  t.same(rows[0].slice(0, 3), ['file', 'passes', 'failures'])
+  t.same(rows.slice(1).map((r) => r.slice(0, 3)), [[rel('good.test.js'), '2', '0'], [rel('bad.test.js'), '0', '2']])
+  t.ok(rows.slice(1).every((r) => r.slice(3).every((s) => Number(s) > 0)), 'min, median and max seconds')
+  t.match(res.stderr, new RegExp(`${rel('bad.test.js')} run 2/2: FAIL`))
+})
+
+t.test('the neighbour stops by itself when its time is up, and when its parent is gone', async (t) => {
+  const hog = path.join(ROOT, 'test/fixtures/hog.js')
+  const started = Date.now()
+  const timed = spawnSync(process.execPath, [hog, '--seconds=0.5'], { timeout: 30000 })
+  t.equal(timed.status, 0, 'ended by itself')
+  t.ok(Date.now() - started >= 500, 'after its time')
+  const watched = spawn(process.execPath, [hog], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, WATCH_PARENT: 'stdin' } })
+  const exited = new Promise((resolve) => watched.on('exit', resolve))
+  watched.stdin.end() // as when its parent dies: the pipe closes
+  t.equal(await exited, 0, 'ended when its parent was gone')
+})

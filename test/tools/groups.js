@@ -1,0 +1,56 @@
+'use strict'
+// The two groups of tests, declared once: `npm test` runs every test file not named here (the code's
+// logic, servers answering, one short quick; a few minutes), `npm run test:system` runs the files
+// below, need by need, in this order. test/README.md says which is which and why.
+
+const fs = require('node:fs')
+const path = require('node:path')
+
+const ROOT = path.join(__dirname, '..', '..')
+
+// What a system file needs beyond the code, and how many of its files run at once.
+const NEEDS = {
+  alone: { jobs: 1, about: 'the machine to itself: 1,000 connections, timing, memory or a profile read against the clock' },
+  load: { jobs: 1, about: 'minutes of load: kills and full disks mid-run, capacity searches' },
+  hosts: { jobs: 1, about: 'hosts in network namespaces, reached over ssh' },
+  user: { jobs: 1, about: 'another user (nobody) running the commands' },
+  guest: { jobs: 1, about: 'a guest kernel with cgroup v2 (User-mode Linux)' }
+}
+
+const SYSTEM = {
+  'test/balancer/launch.test.js': 'alone',
+  'test/profile/known-cost.test.js': 'alone',
+  'test/servers/durability.test.js': 'alone',
+  'test/servers/hostile.test.js': 'alone',
+  'test/servers/idle-connections.test.js': 'alone',
+  'test/servers/slowloris.test.js': 'alone',
+  'test/storage/storage.test.js': 'alone',
+  'test/storage/cold.test.js': 'alone',
+  'test/sweep/capacity/search.test.js': 'alone',
+  'test/sweep/chaos.test.js': 'load',
+  'test/servers/disk-full.test.js': 'load',
+  'test/sweep/capacity/run.test.js': 'load',
+  'test/sweep/hosts/remote.test.js': 'hosts',
+  'test/sweep/as-user.test.js': 'user',
+  'test/storage/cgroup-v2.test.js': 'guest'
+}
+
+// Every *.test.js under test/ but fixtures and tools, relative to the checkout, sorted.
+function testFiles (dir = 'test') {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`
+    if (e.isDirectory()) return ['test/fixtures', 'test/tools'].includes(rel) ? [] : testFiles(rel)
+    return e.name.endsWith('.test.js') ? [rel] : []
+  }).sort()
+}
+
+/**
+ * The group of a test file: 'unit' (npm test), a need of NEEDS (npm run test:system), or null.
+ * @param {string} file relative to the checkout
+ */
+function groupOf (file) {
+  if (!testFiles().includes(file)) return null
+  return SYSTEM[file] ?? 'unit'
+}
+
+module.exports = { NEEDS, SYSTEM, testFiles, groupOf }
