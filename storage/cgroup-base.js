@@ -109,18 +109,34 @@ function cgroupBase ({ sys = SYSTEM, argv = process.argv.slice(2), guard = true 
     }
   }
   const leaf = path.join(own.dir, `cbench-${sys.pid}-run`)
-  let failed = mkdir(leaf)
-  for (const pid of failed ? [] : pidsIn(own.dir)) {
-    const why = write(path.join(leaf, 'cgroup.procs'), String(pid))
-    if (why && why !== 'ESRCH') failed = `moving pid ${pid} into ${leaf}: ${why}`
-  }
-  if (!failed) failed = write(control(own.dir), '+memory')
+  const failed = mkdir(leaf) || enableBelow(own.dir, leaf)
   if (failed) {
     release(own.dir, leaf)
     return { problem: `cannot give memory limits below ${own.dir} (${failed}); ${advice(own, argv)}` }
   }
   holdLeaf(sys.pid, own.dir, leaf, guard)
   return { version: 2, dir: own.dir, home: leaf, leaf }
+}
+
+/**
+ * Moves every process of dir into leaf, then enables memory for dir's children; '' or why not. The run's shell may fork
+ * while they move (a job, a polling loop): a child born in dir before its parent moved keeps dir busy, and the kernel
+ * answers EBUSY. What is left in dir then moves too and the write is tried again, a few times.
+ * @param {string} dir
+ * @param {string} leaf
+ * @param {{ procs?: (dir: string) => number[], writeFile?: (file: string, text: string) => string }} [io] for tests
+ */
+function enableBelow (dir, leaf, { procs = pidsIn, writeFile = write } = {}) {
+  let failed = ''
+  for (let k = 0; k < 10; k++) {
+    for (const pid of procs(dir)) {
+      const why = writeFile(path.join(leaf, 'cgroup.procs'), String(pid))
+      if (why && why !== 'ESRCH') return `moving pid ${pid} into ${leaf}: ${why}`
+    }
+    failed = writeFile(path.join(dir, 'cgroup.subtree_control'), '+memory')
+    if (failed !== 'EBUSY') return failed
+  }
+  return failed
 }
 
 function mkdir (dir) {
@@ -164,4 +180,4 @@ function cgroupProblem ({ uid = process.getuid(), trial = true } = {}) {
   }
 }
 
-module.exports = { cgroupBase, runBase, cgroupProblem, release }
+module.exports = { cgroupBase, runBase, cgroupProblem, release, enableBelow }

@@ -25,24 +25,27 @@ t.test('every system file exists, every need has files, and every test file is i
 })
 
 t.test('the runner runs the unit group three at a time and the system group need by need', async (t) => {
-  const [unit] = plan(['unit'])
-  t.equal(unit.jobs, 3)
+  const { coverage, runs: [unit, ...more] } = plan(['unit'])
+  t.same([coverage, unit.jobs, more], [false, 3, []], 'one run, three files at a time, coverage off')
   t.same(unit.files.filter((f) => SYSTEM[f]), [], 'no system file in the unit group')
   t.equal(unit.files.length + Object.keys(SYSTEM).length, testFiles().length, 'the two groups are every file')
-  const system = plan(['system'])
+  t.equal(plan(['unit', '--coverage']).coverage, true)
+  const system = plan(['system']).runs
   t.same(system.map((r) => r.title.split(' ')[1]), Object.keys(NEEDS), 'each need once, in the table\'s order')
   t.same(system.flatMap((r) => r.files).sort(), Object.keys(SYSTEM).sort())
-  t.same(plan(['system', '--need=guest']).map((r) => r.files), [['test/storage/cgroup-v2.test.js']])
+  t.same(plan(['system', '--need=guest']).runs.map((r) => r.files), [['test/storage/cgroup-v2.test.js']])
+  t.same(plan(['system', '--coverage', '--need=user']).runs.map((r) => r.files), [['test/sweep/as-user.test.js']])
   for (const [args, message] of [
-    [[], /^use unit or system, got ""$/],
-    [['all'], /^use unit or system, got "all"$/],
+    [[], /^use unit \[--coverage\], or system \[--need=alone\|load\|hosts\|user\|guest\] \[--coverage\]; got ""$/],
+    [['all'], /; got "all"$/],
     [['system', '--need=gpu'], /^--need must be one of alone, load, hosts, user, guest, got "gpu"$/],
-    [['unit', '--need=alone'], /^unexpected --need=alone/],
-    [['system', '--need=alone', 'x'], /^unexpected --need=alone x/]
+    [['unit', '--need=alone'], /; got "--need=alone"$/],
+    [['system', '--need=alone', '--need=load'], /; got "--need=load"$/],
+    [['system', 'x'], /; got "x"$/]
   ]) t.throws(() => plan(args), message, args.join(' ') || '(none)')
   const res = spawnSync(process.execPath, [path.join(ROOT, 'test/tools/run.js'), 'everything'], { encoding: 'utf8' })
   t.equal(res.status, 2, 'a bad group exits 2')
-  t.equal(res.stderr, 'test/tools/run.js: use unit or system, got "everything"\n')
+  t.match(res.stderr, /^test\/tools\/run\.js: use unit .*; got "everything"\n$/)
 })
 
 t.test('the flake finder takes --runs, --hog and test files, and refuses anything else', async (t) => {

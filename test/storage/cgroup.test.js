@@ -9,7 +9,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { readCgroupMounts, ownMemoryCgroup, makeCgroup, cleanStaleCgroups, ownedCgroups } = require('../../storage/cgroup')
-const { cgroupBase, cgroupProblem, release } = require('../../storage/cgroup-base')
+const { cgroupBase, cgroupProblem, release, enableBelow } = require('../../storage/cgroup-base')
 
 const DEAD_PID = 2 ** 22 + 1 // above the kernel's pid_max: never a live process
 
@@ -183,4 +183,22 @@ t.test('cells whose owner is gone are removed; a live owner\'s and other folders
   fs.writeFileSync(dir, '') // there, yet no folder to read
   t.same(cleanStaleCgroups(() => t.fail('no line'), { sys }), [], 'the run\'s cgroup unreadable: nothing, no throw')
   t.same(ownedCgroups({ sys }), [])
+})
+
+t.test('v2 base: a process born in the run\'s cgroup while the others move (EBUSY) moves too, and memory is given', async (t) => {
+  // The kernel's files, as a script: the first listing has the shell and the run, the second the shell's newborn child.
+  const listings = [[50, 100], [61], []]
+  const writes = []
+  const io = {
+    procs: () => listings.shift() ?? [],
+    writeFile: (file, text) => {
+      writes.push(`${path.basename(file)} ${text}`)
+      return file.endsWith('subtree_control') && listings.length > 1 ? 'EBUSY' : ''
+    }
+  }
+  t.equal(enableBelow('/cg/run.scope', '/cg/run.scope/cbench-100-run', io), '')
+  t.same(writes, ['cgroup.procs 50', 'cgroup.procs 100', 'cgroup.subtree_control +memory', 'cgroup.procs 61', 'cgroup.subtree_control +memory'])
+  const busy = { procs: () => [7], writeFile: (file) => file.endsWith('subtree_control') ? 'EBUSY' : '' }
+  t.equal(enableBelow('/cg/x', '/cg/x/leaf', busy), 'EBUSY', 'a cgroup that stays busy is said so, after a few tries')
+  t.equal(enableBelow('/cg/x', '/cg/x/leaf', { procs: () => [7], writeFile: () => 'EACCES' }), 'moving pid 7 into /cg/x/leaf: EACCES')
 })
