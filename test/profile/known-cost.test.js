@@ -17,6 +17,7 @@ const { inclusiveUs } = require('../../profile/attribute')
 const { sampleMachine, interferenceBetween, processTable, processTree, MAX_INTERFERENCE: MAX } = require('../../lib/machine/cpu-share')
 
 const BURN_US = 300
+const PERF_STEAL = 0.02 // the most of the machine's time stolen by the hypervisor in a window whose perf figures are judged
 const REQUESTS = 6000
 const noPerf = perfProblem()
 
@@ -81,7 +82,7 @@ async function profiledWindow (t, { child, port, spool, dir, withPerf }) {
   const started = performance.now()
   const tookUs = await load(port, REQUESTS)
   const endNs = process.hrtime.bigint()
-  const { interference } = interferenceBetween(before, sampleMachine())
+  const { interference, steal } = interferenceBetween(before, sampleMachine())
   const threadsAfter = mainThreads(child.pid)
   // A server that waited for a core while it burned: a sampler of wall time counts the wait in the function it stopped in.
   const queued = (threadsAfter.wait - threadsBefore.wait) / Math.max(1, threadsAfter.cpu - threadsBefore.cpu)
@@ -94,7 +95,7 @@ async function profiledWindow (t, { child, port, spool, dir, withPerf }) {
   t.ok(tookUs >= BURN_US * REQUESTS, 'each call burned its CPU')
   const window = { cell: 'burn', by: withPerf ? 'perf' : 'v8', startNs, endNs, doc, ops: REQUESTS, wallUs }
   const figures = roundFigures([window], { perfText: withPerf ? await perfScript(data) : null, known: new Map() }).get('burn')
-  return { doc, tookUs, interference, queued, figures }
+  return { doc, tookUs, interference, steal, queued, figures }
 }
 
 // Waits, for at most 5 s, for a second in which others took at most MAX of the CPU (as the sweep waits before a pass again).
@@ -119,27 +120,31 @@ for (const model of ['single', 'cluster']) {
       // waited for a core that long against their CPU, is run again, at most twice, once others leave the machine. When others
       // never do (a CI machine's neighbours took 18% for minutes), the costs are not judged: that is said, as a skip. (A wait
       // for a core the server's own processes and samplers cause, 10-16% in a cluster of 2 on 2 cores, is judged.)
+      // perf's cpu-clock also counts, as the running task's, the time the hypervisor stole from it (process.cpuUsage does
+      // not): its window wants a machine the hypervisor left nearly alone. (A CI run here once found 360.6 µs for 303.9
+      // taken, +19%, in a window others had not disturbed, perf's whole sample 1.07 of the CPU measured, 0.88-0.94 usual.)
       let window
-      const calm = (w) => w.interference <= MAX && w.queued <= MAX
-      const disturbed = (w) => `${(w.interference * 100).toFixed(0)}% of the CPU taken by others, ` +
+      const stolen = (w) => withPerf && w.steal > PERF_STEAL
+      const calm = (w) => w.interference <= MAX && w.queued <= MAX && !stolen(w)
+      const disturbed = (w) => `${(w.interference * 100).toFixed(0)}% of the CPU taken by others (${(w.steal * 100).toFixed(1)}% stolen), ` +
         `the server waited for a core ${(w.queued * 100).toFixed(0)}% of its CPU time`
       for (let k = 0; k < 3 && !(window && calm(window)); k++) {
         if (window) {
           t.comment(`window run again: ${disturbed(window)}`)
-          if (window.interference > MAX) await quietMachine()
+          if (window.interference > MAX || stolen(window)) await quietMachine()
         }
         window = await profiledWindow(t, { child, port, spool, dir, withPerf })
       }
       const { doc, tookUs, figures } = window
       t.teardown(() => { for (const p of doc.processes) fs.rmSync(`/tmp/perf-${p.pid}.map`, { force: true }) }) // node's JIT names for perf
       t.equal(doc.processes.filter((p) => p.profile).length, withPerf ? 0 : model === 'single' ? 1 : 3, 'a V8 profile of every process, or none')
-      if (window.interference > MAX) {
+      if (window.interference > MAX || stolen(window)) {
         t.skip(`${withPerf ? 'perf' : 'V8 stacks alone'}: not judged, no quiet window in 3 (the last: ${disturbed(window)})`)
         continue
       }
       const found = inclusiveUs(figures.folded, /^burnFixedCost /)
       t.ok(Math.abs(found - tookUs) <= 0.15 * tookUs, `${withPerf ? 'perf' : 'V8 stacks alone'}: ${(found / REQUESTS).toFixed(1)} µs ` +
-        `per request in burnFixedCost, ${(tookUs / REQUESTS).toFixed(1)} taken, within 15%`)
+        `per request in burnFixedCost, ${(tookUs / REQUESTS).toFixed(1)} taken, within 15% (${(window.steal * 100).toFixed(1)}% stolen)`)
       // perf's whole sample against the servers' CPU as measured over the same window (the report's check; a switch to
       // sleep runs with interrupts off, where no sample lands, so it comes out a little low).
       const ratio = figures.sampledUs / figures.serverCpuUs
