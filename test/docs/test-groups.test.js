@@ -3,6 +3,7 @@
 // group, the flake finder's arguments and table, and the neighbour it runs beside (test/fixtures/hog.js).
 
 const t = require('tap')
+const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { NEEDS, SYSTEM, testFiles, groupOf } = require('../tools/groups')
@@ -72,7 +73,10 @@ t.test('the flake finder prints each file\'s passes, failures and times, and fai
   t.same(rows[0].slice(0, 3), ['file', 'passes', 'failures'])
   t.same(rows.slice(1).map((r) => r.slice(0, 3)), [[rel('good.test.js'), '2', '0'], [rel('bad.test.js'), '0', '2']])
   t.ok(rows.slice(1).every((r) => r.slice(3).every((s) => Number(s) > 0)), 'min, median and max seconds')
-  t.match(res.stderr, new RegExp(`${rel('bad.test.js')} run 2/2: FAIL`))
+  const kept = new RegExp(`${rel('bad.test.js')} run 2/2: FAIL [\\d.]+ s \\(its output: (\\S+)\\)`).exec(res.stderr)?.[1]
+  t.ok(kept, 'a failed run says where its output is')
+  t.match(fs.readFileSync(path.join(ROOT, kept), 'utf8'), /not ok 1 - broken/, 'the failed run\'s TAP output, kept')
+  t.notMatch(res.stderr, /good\.test\.js run \d\/2: pass [\d.]+ s \(/, 'a passing run keeps nothing')
 })
 
 t.test('the neighbour stops by itself when its time is up, and when its parent is gone', async (t) => {

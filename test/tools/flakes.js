@@ -40,29 +40,40 @@ function parseArgs (argv) {
 }
 
 // One run of one file, as tap's runner starts it (a process of its own) but without coverage; resolves with
-// whether it passed (exit 0: tap exits 1 when an assertion failed) and its seconds.
+// whether it passed (exit 0: tap exits 1 when an assertion failed), its seconds and its TAP output.
 function runOnce (file) {
   const started = performance.now()
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL' })
-    child.on('close', (code) => resolve({ ok: code === 0, seconds: (performance.now() - started) / 1000 }))
+    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL' })
+    let tap = ''
+    child.stdout.setEncoding('utf8').on('data', (d) => { tap += d })
+    child.on('close', (code) => resolve({ ok: code === 0, seconds: (performance.now() - started) / 1000, tap }))
   })
+}
+
+// A failed run's TAP output, kept under .tap/flakes/ (ignored by git) for reading after.
+function keepOutput (file, k, tap) {
+  const out = path.join(ROOT, '.tap', 'flakes', `${file.replaceAll('/', '-')}.run-${k}.tap`)
+  fs.mkdirSync(path.dirname(out), { recursive: true })
+  fs.writeFileSync(out, tap)
+  return path.relative(ROOT, out)
 }
 
 async function main () {
   const { runs, hog, files } = parseArgs(process.argv.slice(2))
   const hogFile = path.join(__dirname, '..', 'fixtures', 'hog.js')
-  const neighbour = hog ? spawn(process.execPath, [hogFile], { ...WATCHED, env: { ...process.env, ...WATCHED.env } }) : null
+  const neighbour = hog ? spawn(process.execPath, [hogFile], { stdio: [WATCHED.stdin, 'ignore', 'inherit'], env: { ...process.env, ...WATCHED.env } }) : null
   const rows = []
   try {
     for (const file of files) {
       const times = []
       let passed = 0
       for (let k = 0; k < runs; k++) {
-        const { ok, seconds } = await runOnce(file)
+        const { ok, seconds, tap } = await runOnce(file)
         if (ok) passed++
         times.push(seconds)
-        process.stderr.write(`${file} run ${k + 1}/${runs}: ${ok ? 'pass' : 'FAIL'} ${seconds.toFixed(1)} s\n`)
+        const kept = ok ? '' : ` (its output: ${keepOutput(file, k + 1, tap)})`
+        process.stderr.write(`${file} run ${k + 1}/${runs}: ${ok ? 'pass' : 'FAIL'} ${seconds.toFixed(1)} s${kept}\n`)
       }
       times.sort((a, b) => a - b)
       rows.push({ file, passed, failed: runs - passed, min: times[0], median: times[times.length >> 1], max: times[times.length - 1] })
