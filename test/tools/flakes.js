@@ -12,6 +12,9 @@ const { WATCHED } = require('../../lib/machine/parent-watch')
 
 const ROOT = path.join(__dirname, '..', '..')
 const RUN_LIMIT_MS = 15 * 60000 // a run that hangs is ended and counts as a failure
+// tap's runner hands each file its time-out (package.json's tap.timeout) in TAP_TIMEOUT; a file started
+// by node alone would otherwise get tap's default of 30 s.
+const TAP_TIMEOUT = String(require('../../package.json').tap.timeout)
 const USAGE = 'usage: node test/tools/flakes.js [--runs=N] [--hog] [FILE ...]'
 
 /**
@@ -39,12 +42,13 @@ function parseArgs (argv) {
   return { runs, hog, files: files.length ? files : testFiles() }
 }
 
-// One run of one file, as tap's runner starts it (a process of its own) but without coverage; resolves with
+// One run of one file, as tap's runner starts it (a process of its own, the suite's time-out) but without coverage; resolves with
 // whether it passed (exit 0: tap exits 1 when an assertion failed), its seconds and its TAP output.
 function runOnce (file) {
   const started = performance.now()
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL' })
+    const how = { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TAP_TIMEOUT }, timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL' }
+    const child = spawn(process.execPath, [file], how)
     let tap = ''
     child.stdout.setEncoding('utf8').on('data', (d) => { tap += d })
     child.on('close', (code) => resolve({ ok: code === 0, seconds: (performance.now() - started) / 1000, tap }))
