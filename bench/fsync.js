@@ -9,13 +9,13 @@ const os = require('node:os')
 const path = require('node:path')
 const { median } = require('../lib/median')
 const { parseFlags } = require('./lib/util')
-const { createSyncStore, createCallbackStore, createPromiseStore, createHandleStore } = require('../servers/lib/store')
+const { createSyncStore, createCallbackStore, createFileHandleStore, createHandleStore } = require('../servers/lib/store')
 
-const STORES = { sync: createSyncStore, callback: createCallbackStore, promise: createPromiseStore, handle: createHandleStore }
+const STORES = { sync: createSyncStore, callback: createCallbackStore, filehandle: createFileHandleStore, handle: createHandleStore }
 const VARIANTS = [
   ['sync', 'none'], ['sync', 'each'],
   ['callback', 'none'], ['callback', 'each'], ['callback', 'group'],
-  ['promise', 'none'], ['promise', 'each'], ['promise', 'group'],
+  ['filehandle', 'none'], ['filehandle', 'each'], ['filehandle', 'group'],
   ['handle', 'none'], ['handle', 'each'], ['handle', 'group']
 ].flatMap(([store, fsync]) => [1, 30].map((files) => ({ store, fsync, files, name: `${store} fsync=${fsync} files=${files}` })))
 const RECORD = Buffer.from(`${'r'.repeat(59)}\n`)

@@ -1,6 +1,6 @@
 'use strict'
 // Per-operation cost of the stores in-process, without HTTP: `node bench/store.js [--ms=2000]`.
-// Rows for sync, async on the callback API, on fs.promises and on open handles (--asyncApi=handle), each with libuv's thread pool and
+// Rows for sync and each async store (--asyncApi: callback, promises, promisify, filehandle, handle, stream, read), each with libuv's thread pool and
 // with io_uring (UV_USE_IO_URING is read at start, so each setting runs in a child process of its own).
 
 const fs = require('node:fs')
@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { Bench } = require('tinybench')
 const { loadConfig } = require('../lib/config')
-const { createSyncStore, createCallbackStore, createPromiseStore, createHandleStore } = require('../servers/lib/store')
+const { createSyncStore, ASYNC_STORES } = require('../servers/lib/store')
 const { parseFlags, runNode } = require('./lib/util')
 
 const VALUE = 'This is text that is appended to the file\n'
@@ -31,7 +31,7 @@ async function measure (ms) {
     const body = Buffer.from(VALUE)
     const bench = new Bench({ time: ms, warmupTime: 200 })
     const tasks = []
-    for (const store of [createSyncStore(config), createCallbackStore(config), createPromiseStore(config), createHandleStore(config)]) {
+    for (const store of [createSyncStore(config), ...Object.values(ASYNC_STORES).map((create) => create(config))]) {
       const name = store.api ?? store.kind
       tasks.push([`${name} read 16 KiB + sort`, () => store.read('read')], [`${name} append ${body.length} B`, () => store.append(name, body)])
     }

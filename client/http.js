@@ -10,9 +10,12 @@ const { ResponseParser } = require('./response-parser')
 // a read is handled to its end before the next one starts.
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024)
 
-/** The request head of a GET, built once per key. */
-function getRequest (host, key) {
-  return Buffer.from(`GET /get?key=${key} HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 'latin1')
+// The path of a GET by config.getBody: the historic work (the file's sorted text), or the file as it is.
+const GET_PATHS = { sorted: '/get', bytes: '/file' }
+
+/** The request head of a GET, built once per key; getBody as config.getBody says (default sorted). */
+function getRequest (host, key, getBody = 'sorted') {
+  return Buffer.from(`GET ${GET_PATHS[getBody]}?key=${key} HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 'latin1')
 }
 
 /** A whole POST request (head and body) as one string, to go out in one write. */
@@ -29,8 +32,9 @@ function hostHeader (hostname, port) {
 class Connection {
   /**
    * @param {{ hostname: string, port: number, timeout: number }} options timeout in ms
-   * @param {(kind: string|null, body: string) => void} onResponse called once per request: kind
-   *   null for a 200, else http-<status>, timeout, bad-response or a socket error code
+   * @param {(kind: string|null, body: Buffer|null, length: number) => void} onResponse called once per
+   *   request: kind null for a 200, else http-<status>, timeout, bad-response or a socket error code;
+   *   body, if wanted and answered; length, the answer's body bytes (0 without an answer)
    */
   constructor ({ hostname, port, timeout }, onResponse) {
     this.hostname = hostname
@@ -74,21 +78,21 @@ class Connection {
     socket.on('close', () => { if (socket === this.socket) this.fail('ECONNRESET') })
     this.socket = socket
     this.parser = new ResponseParser({
-      onResponse: (status, body, keepAlive) => this.answered(status, body, keepAlive),
+      onResponse: (status, body, keepAlive, length) => this.answered(status, body, keepAlive, length),
       onError: (kind) => this.fail(kind)
     })
   }
 
-  answered (status, body, keepAlive) {
+  answered (status, body, keepAlive, length) {
     if (this.announced === null) this.announced = this.parser.announced
     if (!keepAlive) this.drop() // Connection: close, HTTP/1.0, a body up to the close: a new one next time
-    this.finish(status === 200 ? null : `http-${status}`, body === null ? '' : body.toString('utf8'))
+    this.finish(status === 200 ? null : `http-${status}`, body, length)
   }
 
   // Drops the socket; ends the request in flight, if any, with this error kind.
   fail (kind) {
     this.drop()
-    if (this.busy) this.finish(kind, '')
+    if (this.busy) this.finish(kind, null, 0)
   }
 
   drop () {
@@ -98,9 +102,9 @@ class Connection {
     this.socket = null
   }
 
-  finish (kind, body) {
+  finish (kind, body, length) {
     this.busy = false
-    this.onResponse(kind, body)
+    this.onResponse(kind, body, length)
   }
 
   /** Closes the connection for good. */

@@ -42,7 +42,7 @@ const FLAG_DEFAULTS = { out: 'stdout', json: 'none', clientHosts: 'this host', d
 function help () {
   return entryHelp({
     usage: 'node client [--config=FILE] [--KEY=VALUE ...] [--out=FILE] [--json=FILE]',
-    about: 'Loads a server that speaks the experiment\'s interface (GET /get?key=K, POST /put?key=K) from nClients\n' +
+    about: 'Loads a server that speaks the experiment\'s interface (GET /get?key=K or /file?key=K, POST /put?key=K) from nClients\n' +
       'processes, verifies what it wrote, prints CSV on stdout (or --out) and a summary on stderr.\n' +
       'Exit status: 0 every operation succeeded and verification passed, 1 otherwise, 2 a bad flag.',
     sections: [helpSection('Client flags', FLAGS, FLAGS_HELP, FLAG_DEFAULTS)]
@@ -78,6 +78,14 @@ function unverifiable (config, announced) {
     '--dataPath=ITS_DATA_FOLDER checks its files'
 }
 
+// What the measured GETs of a read-only run must answer (client/get-check.js), or null: nothing checked.
+// Taken once the warm-up is over: its creations have appended to the files, and nothing appends after.
+// Only where the files are verified: elsewhere they may not be the ones the server reads.
+async function expectedAnswers (config, options, data, announced) {
+  if (config.readsPerWrite !== 'inf' || unverifiable(config, announced) !== null) return null
+  return { sizes: await data.call('sizes', { config }), dataHere: !options.dataHost }
+}
+
 async function runClient (config, options) {
   const runId = newRunId()
   const dir = options.remoteDir ?? ROOT
@@ -97,7 +105,8 @@ async function runClient (config, options) {
     let run
     try {
       const remote = options.clientHosts ? { hosts: options.clientHosts, ssh: options.ssh, dir } : null
-      run = await runClients(config, { runId, progress: process.stderr.isTTY === true, remote })
+      const expected = (announced) => expectedAnswers(config, options, data, announced)
+      run = await runClients(config, { runId, progress: process.stderr.isTTY === true, remote, expectedAnswers: expected })
     } catch (err) {
       if (!(err instanceof UnreachableError)) throw err
       process.stderr.write(`client: ${err.message}\n`)

@@ -7,11 +7,13 @@
 const { Connection, getRequest, putRequest, hostHeader } = require('./http')
 const { createRecord, recordLatency, recordError, serializeRecord, mergeRecords } = require('./stats')
 const { recordTag, createBitset, setBit, encodeBitset } = require('./ledger')
+const { createGetCheck } = require('./get-check')
 const workload = require('../lib/workload')
 
 const now = process.hrtime.bigint
 const LATE_MS = 5 // a probe's operation released later than this after its due time is late
 const OPEN_LOOP_LEAD_NS = 50000000n // an open loop's origin is this far ahead of its start message, so nothing is due before it arrives
+const SUCCESS = Buffer.from('success')
 
 /**
  * What a client process keeps of its operations: latencies and errors of the warm-up and of the measured
@@ -47,17 +49,19 @@ function createTally ({ warmups, operations }) {
  * @param {{ config: object, index: number, runId: string }} task
  * @param {(tag: string, i: number) => void} ack called for each PUT the server acknowledged
  * @returns {{ start(def: object, t0: bigint): Promise<number>, late(): number, progress(): number, reopened(): number,
- *   drop(): void, close(): void, announced(): string|null }} start resolves with the operations of the phase that failed
+ *   drop(): void, close(): void, announced(): string|null, expect(expected: object): void }} start resolves with the
+ *   operations of the phase that failed; expect: what GETs must answer from now on (client/get-check.js)
  */
 function createEngine ({ config, index, runId }, ack) {
   const host = hostHeader(config.serverHostname, config.serverPort)
   const getRequests = new Map()
   let phase = null // the running phase: its definition plus next, due, finished, free, t0, resolve
+  let getCheck = null // what a GET's answer must be, once the primary has said (a read-only run's measured phase)
 
   const slots = Array.from({ length: config.concurrency }, () => {
-    const slot = { i: 0, type: 'GET', start: 0n }
+    const slot = { i: 0, type: 'GET', key: '', start: 0n }
     const options = { hostname: config.serverHostname, port: config.serverPort, timeout: config.timeout }
-    slot.conn = new Connection(options, (kind, body) => complete(slot, kind, body))
+    slot.conn = new Connection(options, (kind, body, length) => complete(slot, kind, body, length))
     return slot
   })
 
@@ -73,6 +77,7 @@ function createEngine ({ config, index, runId }, ack) {
       const { type, key } = phase.opAt(i, config, index)
       slot.i = i
       slot.type = type
+      slot.key = key
       // Closed loop: latency from the send; open loop: from when it was due, so a stall counts.
       slot.start = phase.open ? dueAt(i) : now()
       // A sliced phase records each operation in the slice of the second it was due in.
@@ -80,16 +85,17 @@ function createEngine ({ config, index, runId }, ack) {
       if (type === 'PUT') {
         slot.conn.send(putRequest(host, key, config.value + recordTag(runId, phase.tag, index, i)), true)
       } else {
-        if (!getRequests.has(key)) getRequests.set(key, getRequest(host, key))
-        slot.conn.send(getRequests.get(key), false)
+        if (!getRequests.has(key)) getRequests.set(key, getRequest(host, key, config.getBody))
+        slot.conn.send(getRequests.get(key), getCheck !== null && getCheck.sampled(i))
       }
     }
   }
 
-  function complete (slot, kind, body) {
+  function complete (slot, kind, body, length) {
     const us = Math.round(Number(now() - slot.start) / 1000)
     const rec = slot.recs[slot.type]
-    if (kind === null && slot.type === 'PUT' && body !== 'success') kind = 'bad-body'
+    if (kind === null && slot.type === 'PUT' && !SUCCESS.equals(body)) kind = 'bad-body'
+    if (kind === null && slot.type === 'GET' && getCheck !== null) kind = getCheck.judge(slot.key, body, length)
     if (kind !== null) {
       phase.failed++
       recordError(rec, kind)
@@ -135,7 +141,8 @@ function createEngine ({ config, index, runId }, ack) {
     drop: () => { for (const slot of slots) slot.conn.drop() },
     close: () => { for (const slot of slots) slot.conn.close() },
     // What the server announced in an X-Bench-Stats field (the path of its telemetry), or null.
-    announced: () => slots.find((slot) => slot.conn.announced !== null)?.conn.announced ?? null
+    announced: () => slots.find((slot) => slot.conn.announced !== null)?.conn.announced ?? null,
+    expect: (expected) => { getCheck = createGetCheck(config, expected, index) }
   }
 }
 
@@ -144,10 +151,11 @@ function createEngine ({ config, index, runId }, ack) {
  * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
  * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<number>,
  *   window(from: number, to: number, t0: bigint): Promise<number>, settle(keep: boolean): void, result(): object, take(): object,
- *   close(): void, progress(): number, announced(): string|null }} run's t0: when the phase started (hrtime),
+ *   close(): void, progress(): number, announced(): string|null, expect(expected: object): void }} run's t0: when the phase started (hrtime),
  *   the origin of the open-loop schedule; both resolve with the operations that failed; window: measured operations from..to-1 into pending records, which
  *   settle keeps (adds to the measured ones) or drops; result's reconnects: connections opened again
- *   since the measured phase (or the first window) began
+ *   since the measured phase (or the first window) began; expect: what the GETs after it must answer
+ *   ({ sizes, readData }, client/get-check.js)
  */
 function createClient ({ config, index, runId }) {
   const creations = workload.creationCount(config, index)
@@ -197,6 +205,7 @@ function createClient ({ config, index, runId }) {
     },
     progress: engine.progress,
     announced: engine.announced,
+    expect: engine.expect,
     result: () => ({
       index,
       pid: process.pid,

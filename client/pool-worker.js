@@ -12,6 +12,7 @@ const now = process.hrtime.bigint
  * Serves the pool over IPC. Every message { id, op, ... } is answered by { id, ... } when done.
  *   open { cell, task }: a load generator for the cell (task as client/load.js takes it)
  *   phase { cell, phase }: create or warm; answers { failed, announced }
+ *   expect { cell, expected }: what the cell's GETs must answer from now on (client/get-check.js)
  *   window { cell, from, to, t0 }: measured operations from..to-1, the open loop's origin t0
  *     (hrtime as text); answers { failed, endedAt, cpuUs }
  *   probe { cell, rate, seconds, t0, lateMs? }: a capacity probe of `seconds` at `rate` (client/load.js probe);
@@ -30,6 +31,7 @@ function serve () {
       const failed = await clients.get(cell).run(phase)
       return { failed, announced: clients.get(cell).announced() }
     },
+    expect: ({ cell, expected }) => { clients.get(cell).expect(expected) },
     window: async ({ cell, from, to, t0 }) => {
       const cpu = process.cpuUsage()
       const failed = await clients.get(cell).window(from, to, BigInt(t0))

@@ -44,6 +44,8 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
       const replies = await each(n, { op: 'phase', cell, phase })
       return { failed: replies.reduce((a, r) => a + r.failed, 0), announced: replies.find((r) => r.announced !== null)?.announced ?? null }
     },
+    /** What the cell's GETs must answer from now on (client/get-check.js): its files' sizes, and whether to compare bytes. */
+    expect: (cell, n, expected) => each(n, { op: 'expect', cell, expected }),
     /**
      * One window: operations from..to-1 of each of the cell's n processes, started together.
      * @returns {Promise<{ wallUs: number, wallsUs: number[], failed: number, cpuUs: Array<{ user: number, system: number }> }>}

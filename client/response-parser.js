@@ -19,9 +19,10 @@ const CHUNKED = 2
 
 class ResponseParser {
   /**
-   * @param {{ onResponse: (status: number, body: Buffer|null, keepAlive: boolean) => void,
+   * @param {{ onResponse: (status: number, body: Buffer|null, keepAlive: boolean, length: number) => void,
    *   onError: (kind: string) => void }} handlers onResponse once per final answer, in order (1xx
-   *   answers are skipped); onError once ('bad-response'), after which the parser takes nothing more
+   *   answers are skipped), with its body's bytes counted (length) whether kept or not; onError once
+   *   ('bad-response'), after which the parser takes nothing more
    */
   constructor ({ onResponse, onError }) {
     this.onResponse = onResponse
@@ -39,6 +40,7 @@ class ResponseParser {
     this.remaining = 0
     this.chunked = new ChunkedBody()
     this.body = null // pieces of the body, when it is wanted
+    this.bodyLength = 0 // bytes of the body so far, kept or not
   }
 
   /** Announces a request just sent: isHead, a HEAD request (its answer has no body); wantBody, keep the body. */
@@ -98,9 +100,11 @@ class ResponseParser {
     this.status = status
     this.keepAlive = keepAlive
     this.body = this.pending[0].wantBody ? [] : null
+    this.bodyLength = 0
   }
 
   addBody = (bytes) => {
+    this.bodyLength += bytes.length
     if (this.body !== null) this.body.push(Buffer.from(bytes)) // a copy, as for partial
   }
 
@@ -110,7 +114,7 @@ class ResponseParser {
     const body = this.body === null ? null : this.body.length === 1 ? this.body[0] : Buffer.concat(this.body)
     this.body = null
     this.state = HEAD
-    this.onResponse(this.status, body, this.keepAlive)
+    this.onResponse(this.status, body, this.keepAlive, this.bodyLength)
   }
 
   readHead (buf, i) {
@@ -157,12 +161,13 @@ class ResponseParser {
   readSized (buf, i) {
     const take = Math.min(this.remaining, buf.length - i)
     if (this.body !== null) this.addBody(buf.subarray(i, i + take))
+    else this.bodyLength += take // counted without a view of the bytes
     this.remaining -= take
     return this.remaining === 0 ? this.ended(i + take, buf.length) : i + take
   }
 
   readChunked (buf, i) {
-    const at = this.chunked.read(buf, i, this.body === null ? null : this.addBody)
+    const at = this.chunked.read(buf, i, this.addBody)
     if (this.chunked.failed) return this.bad(buf.length)
     return this.chunked.done ? this.ended(at, buf.length) : at
   }

@@ -81,18 +81,37 @@ function reply (worker, type) {
   })
 }
 
-// Runs a phase in every live worker; resolves with their 'ran' replies (null for the dead).
-function runPhase (workers, msg) {
-  const replies = workers.map((w) => reply(w, 'ran'))
-  for (const w of workers) if (w.child.connected) w.child.send(msg)
+// Sends every live worker its message; resolves with their replies of this type (null for the dead).
+function exchange (workers, msgOf, type) {
+  const replies = workers.map((w) => reply(w, type))
+  for (const w of workers) if (w.child.connected) w.child.send(msgOf(w))
   return Promise.all(replies)
+}
+
+// Runs a phase in every live worker; resolves with their 'ran' replies (null for the dead).
+const runPhase = (workers, msg) => exchange(workers, () => msg, 'ran')
+
+// Tells the workers what the GETs of the measured phase must answer (client/get-check.js). A message
+// of its own, awaited, rather than the task (an argv string: at most 128 KiB on Linux, and a shell
+// word over ssh) or the measure message (whose open-loop origin is only 50 ms ahead): nFiles sizes
+// may be 100000 numbers. A process on a client host cannot read dataPath: it only checks lengths.
+async function sendExpected (workers, { sizes, dataHere }) {
+  const reads = (w) => dataHere && w.host === null
+  const blind = workers.filter((w) => !reads(w)).length
+  if (blind > 0) {
+    process.stderr.write(`client: ${blind} of ${workers.length} client processes compare no GET body with the files: dataPath is not on their host\n`)
+  }
+  await exchange(workers, (w) => ({ expect: { sizes, readData: reads(w) } }), 'expecting')
 }
 
 /**
  * Runs the load against the server.
  * @param {object} config a validated config
- * @param {{ runId: string, progress: boolean, remote?: { hosts: object[], ssh: string[], dir: string }|null }} options
- *   progress: draw a bar on stderr; remote: the client hosts the processes are spread over, in turn
+ * @param {{ runId: string, progress: boolean, remote?: { hosts: object[], ssh: string[], dir: string }|null,
+ *   expectedAnswers?: (announced: string|null) => Promise<{ sizes: number[], dataHere: boolean }|null> }} options
+ *   progress: draw a bar on stderr; remote: the client hosts the processes are spread over, in turn;
+ *   expectedAnswers: once the warm-up is over, what the measured GETs must answer (null: nothing checked):
+ *   the files' sizes, and whether dataPath is on this host
  * @returns {Promise<{ startedAt: string, wallTimeMs: number, announced: string|null, server: object, processes: object[] }>}
  *   announced: what the server's warm-up answers announced in X-Bench-Stats, if anything;
  *   server: { stats, problem } of the server's telemetry over the measured phase (client/server-stats.js),
@@ -101,7 +120,7 @@ function runPhase (workers, msg) {
  *   report, or null if it died first), exit }
  * @throws {UnreachableError} when the server does not accept a connection at the start
  */
-async function runClients (config, { runId, progress, remote = null }) {
+async function runClients (config, { runId, progress, remote = null, expectedAnswers = async () => null }) {
   await probe(config)
   let bar = null // drawn over the measured phase only
   const onProgress = (worker, done) => {
@@ -115,6 +134,8 @@ async function runClients (config, { runId, progress, remote = null }) {
   await runPhase(workers, { phase: 'create' }) // every file exists before any warm-up GET
   const warmed = await runPhase(workers, { phase: 'warm' })
   const announced = warmed.find((msg) => msg !== null && msg.announced !== null)?.announced ?? null
+  const expected = await expectedAnswers(announced)
+  if (expected !== null) await sendExpected(workers, expected)
   const stats = planServerStats(config, announced)
   // Every warm-up response is in, so the server's new window holds the measured phase only.
   const resetProblem = stats.path === null ? stats.problem : await resetServerStats(config, stats.path)

@@ -10,14 +10,19 @@ const PROGRESS_MS = 250
  * Serves the primary over IPC: each { phase, t0? } is answered by { type: 'ran', phase, endedAt,
  * announced } when done (t0 and endedAt: process.hrtime.bigint() as text; announced: the server's
  * X-Bench-Stats value, or null); after 'measure' comes
- * { type: 'result', ..., cpuUs, maxRssKb } and the process ends.
+ * { type: 'result', ..., cpuUs, maxRssKb } and the process ends. { expect } (what the GETs from
+ * then on must answer, client/get-check.js) is answered by { type: 'expecting' }.
  * @param {{ config: object, index: number, runId: string, progress: boolean }} task
  */
 function serve (task) {
   const client = createClient(task)
   process.on('disconnect', () => process.exit(0)) // never outlive the primary
   const ran = (phase) => process.send({ type: 'ran', phase, endedAt: String(process.hrtime.bigint()), announced: client.announced() })
-  process.on('message', async ({ phase, t0 }) => {
+  process.on('message', async ({ phase, t0, expect }) => {
+    if (expect !== undefined) {
+      client.expect(expect)
+      return process.send({ type: 'expecting' })
+    }
     if (phase !== 'measure') {
       await client.run(phase)
       return ran(phase)

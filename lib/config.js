@@ -63,13 +63,17 @@ const text = (takes) => rule(takes, (v) => (typeof v === 'string' && v !== '' ? 
 const oneOf = (...values) => rule(`one of ${values.join(', ')}`, (v) => (values.includes(v) ? v : undefined))
 const bool = rule('true or false', (v) => (v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined))
 
+// The async kinds' fs APIs (servers/lib/store.js has a store of each; lib/entry-help.js says what each does).
+const ASYNC_APIS = ['callback', 'promises', 'promisify', 'filehandle', 'handle', 'stream', 'read']
+
 /** The validator of every config key (see rule). */
 const SCHEMA = {
   dataPath: text('a non-empty path'),
   readsPerWrite: rule('an integer from 0 to 1000000, or inf', (v) => (v === 'inf' ? v : int(0, 1e6)(v))),
   value: rule('non-empty text without a newline', (v) => (typeof v === 'string' && v !== '' && !/[\r\n]/.test(v) ? v : undefined)),
   sortSplitString: str,
-  asyncApi: oneOf('callback', 'promise', 'handle'),
+  getBody: oneOf('sorted', 'bytes'),
+  asyncApi: oneOf(...ASYNC_APIS),
   framework: oneOf('express', 'http'),
   fsync: oneOf('none', 'each', 'group'),
   nFiles: int(1, 100000),
@@ -183,4 +187,4 @@ function runMain (name, main) {
   }
 }
 
-module.exports = { loadConfig, runMain, ConfigError, ValueError, SCHEMA, ROOT, rule, refuse, checked, int, str, text, bool, oneOf }
+module.exports = { loadConfig, runMain, ConfigError, ValueError, SCHEMA, ASYNC_APIS, ROOT, rule, refuse, checked, int, str, text, bool, oneOf }

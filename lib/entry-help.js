@@ -13,8 +13,11 @@ const CONFIG_HELP = {
   readsPerWrite: 'GETs per POST: 0 = writes only, inf = reads only (1 = 50/50, 4 = 80/20)',
   value: 'text of each POST (no newline; the client adds a record tag)',
   sortSplitString: 'what a GET splits the file on before sorting the pieces ("" = every character)',
-  asyncApi: 'fs API of the async kinds: callback (node\'s callback fs), promise (fs.promises, a FileHandle per request) ' +
-    'or handle (an experiment: descriptors kept open per key, one read() or write() per request)',
+  getBody: 'what the client\'s GETs ask for: sorted (GET /get, the file split on sortSplitString, sorted, joined) or bytes (GET /file, the file as it is)',
+  asyncApi: 'fs API of the async kinds: callback (fs.readFile), promises (fs.promises.readFile), promisify (util.promisify(fs.readFile)), ' +
+    'filehandle (fs.promises.open, stat, readFile, close: a FileHandle per request), handle (descriptors kept open per key, one read() or ' +
+    'write() per request), stream (fs.createReadStream piped to the answer), read (open, fstat, fs.read into a reused buffer, close); ' +
+    'a PUT is the callback API\'s in promises, promisify, stream and read',
   framework: 'the app every kind serves: express (servers/lib/app.js) or http (the same routes, answers and checks on plain node:http)',
   fsync: 'durability of a PUT: none (acknowledged once in the page cache), each (fdatasync before the answer), ' +
     'group (one fdatasync for the PUTs that arrived meanwhile; async kinds only)',
@@ -34,7 +37,8 @@ const CONFIG_HELP = {
   concurrency: 'requests in flight (= connections) per client process',
   rate: '0 = closed loop; above 0 = open loop at this many operations/s in all',
   timeout: 'ms a client request may take before its connection is dropped',
-  verify: 'after a run, check the data files hold every acknowledged write exactly once (same machine only)',
+  verify: 'after a run, check the data files hold every acknowledged write exactly once (same machine only); ' +
+    'in a read-only run, also check each GET\'s length and a sample of its bodies against the files',
   serverStats: 'the server\'s telemetry (/_stats): auto = ask only a server whose answers announce it (X-Bench-Stats), true = always, false = never'
 }
 

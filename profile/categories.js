@@ -11,17 +11,18 @@
 // |       | match wins: any net frame; any fs frame; any wake frame; a generic    | kernel-fs,     |
 // |       | VFS frame (vfs_read, ksys_write: eventfd and pipes pass there too)    | kernel-wake,   |
 // |       | → kernel-fs; else                                                     | kernel-other   |
-// | 5     | a libuv pool thread (isPoolThread): a GC frame → gc, else             | gc, pool       |
-// | 6     | leaf → root, the first frame that owns a category (ownerOf): GC; the  | gc, app,       |
+// | 5     | the leaf is the C allocator's (isAllocFrame), on any thread           | malloc         |
+// | 6     | a libuv pool thread (isPoolThread): a GC frame → gc, else             | gc, pool       |
+// | 7     | leaf → root, the first frame that owns a category (ownerOf): GC; the  | gc, app,       |
 // |       | app (/servers/, /test/fixtures/, not node_modules); node_modules/;    | express, http, |
 // |       | http; fs; callbacks                                                   | fs, callbacks  |
-// | 7     | no owner: any V8 frame (Builtins_, v8::, Runtime_, Builtin:) or JS    | engine, other  |
+// | 8     | no owner: any V8 frame (Builtins_, v8::, Runtime_, Builtin:) or JS    | engine, other  |
 // |       | frame → engine; else (libc, [unknown], (program), the loop) → other   |                |
 //
-// Consequence of 6: V8's own work (builtins, inline caches, lazy compiles) under an owning frame
+// Consequence of 7: V8's own work (builtins, inline caches, lazy compiles) under an owning frame
 // is that owner's cost — the app's sort is app, a compile under InternalMakeCallback is callbacks.
 
-const { isKernel, isJs, isGcFrame, isProfilerFrame, isEngineFrame, isPoolThread, kernelKind, ownerOf } = require('./frame-kinds')
+const { isKernel, isJs, isAllocFrame, isGcFrame, isProfilerFrame, isEngineFrame, isPoolThread, kernelKind, ownerOf } = require('./frame-kinds')
 
 /** The categories in report order: id, label, and which samples go there. */
 const CATEGORIES = [
@@ -37,6 +38,8 @@ const CATEGORIES = [
     what: "A user-space sample without GC frames on a libuv pool thread: libuv's worker under start_thread, or a uv__*_work frame off the main thread." },
   { id: 'callbacks', label: 'callbacks',
     what: 'Promise, microtask, nextTick, timer and callback machinery (processTicksAndRejections, InternalMakeCallback, async_hooks) owning the sample.' },
+  { id: 'malloc', label: 'malloc',
+    what: "The C allocator at the leaf, whoever called it, on any thread: glibc's malloc, free, calloc, realloc and their kin, operator new and delete." },
   { id: 'gc', label: 'GC',
     what: 'Garbage collection on any thread: (garbage collector), v8::internal::Heap::, Scavenger, MarkCompact, ConcurrentMarking, Sweeper, cppgc.' },
   { id: 'engine', label: 'V8 engine',
@@ -70,6 +73,7 @@ function categorize (frames, { role, main } = {}) {
   if (role === 'primary') return 'primary'
   if (frames.some(isProfilerFrame)) return 'profiler'
   if (frames.length > 0 && isKernel(frames[0])) return kernelKind(frames)
+  if (frames.length > 0 && isAllocFrame(frames[0])) return 'malloc'
   if (isPoolThread(frames, main)) return frames.some(isGcFrame) ? 'gc' : 'pool'
   for (const frame of frames) {
     const owner = ownerOf(frame)

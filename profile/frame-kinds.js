@@ -45,6 +45,15 @@ function isJs (frame) {
   return frame.line !== null && frame.line !== undefined
 }
 
+// The C allocator: glibc's malloc and free and their internals, C++'s operator new and delete.
+const ALLOC = new RegExp('^(__GI___libc_|__libc_)?(malloc|free|calloc|realloc|cfree)(@|$)|^_int_(malloc|free|realloc)|^malloc_|^unlink_chunk|^tcache_|' +
+  '^operator (new|delete)')
+
+/** Whether a frame is the C allocator's (malloc, free and their kin). */
+function isAllocFrame (frame) {
+  return !isKernel(frame) && ALLOC.test(frame.name)
+}
+
 /** Whether a frame is garbage collection's. */
 function isGcFrame (frame) {
   return !isKernel(frame) && GC(frame.name)
@@ -104,4 +113,4 @@ function ownerOf (frame) {
   return null
 }
 
-module.exports = { isKernel, isJs, isGcFrame, isProfilerFrame, isEngineFrame, isPoolThread, kernelKind, ownerOf }
+module.exports = { isKernel, isJs, isAllocFrame, isGcFrame, isProfilerFrame, isEngineFrame, isPoolThread, kernelKind, ownerOf }

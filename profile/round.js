@@ -9,7 +9,7 @@ const { parsePerfScript } = require('./perf-script')
 const { cpuprofileSamples } = require('./cpuprofile')
 const { attributeSamples, fromPerfScript, fromCpuprofile } = require('./attribute')
 
-const WAITS = ['syncUs', 'syncCalls', 'poolBusyUs', 'poolQueuedUs', 'poolCalls', 'sleeps']
+const WAITS = ['syncUs', 'syncCalls', 'poolBusyUs', 'poolQueuedUs', 'poolCalls', 'poolTrips', 'sleeps']
 
 // Every serving process of a telemetry document: pid, role, and a label that names it in stacks and files,
 // workers and backends numbered in the document's order (so a fresh server's are named as the last one's).

@@ -9,6 +9,7 @@ const { reportHtml } = require('./page/page')
 const { versionsMarkdown, versionsFile } = require('./page/versions-section')
 const { storageMarkdown } = require('./page/storage-section')
 const { threadpoolMarkdown } = require('./page/threadpool-section')
+const { fsApiMarkdown } = require('./fsapi/section')
 const { answerLines } = require('./page/answer-lines')
 const { parseFolded, perRequest, flameHtml } = require('./charts/flame')
 
@@ -35,6 +36,7 @@ const OUTPUTS = [
   { file: 'storage.md', when: (r) => r.analysis?.storage?.check.length > 0 || r.analysis?.storage?.regime.length > 0,
     render: (r) => [['storage.md', storageMarkdown(r.analysis.storage, r.results.env)]] },
   { file: 'threadpool.md', when: (r) => Boolean(r.analysis?.pool), render: (r) => [['threadpool.md', threadpoolMarkdown(r.analysis.pool, r.results.env)]] },
+  { file: 'fsapi.md', when: (r) => Boolean(r.analysis?.fsapi), render: (r) => [['fsapi.md', fsApiMarkdown(r.analysis.fsapi, r.results.env)]] },
   { file: 'report.html',
     when: () => true,
     render: (r) => [['report.html', reportHtml({ ...r, analysis: r.analysis && { ...r.analysis, answer: answerLines(r.analysis) },

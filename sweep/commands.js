@@ -6,7 +6,7 @@
 // arguments and run it.
 // sweep/index.js dispatches from it and sweep/help.js writes --help from it.
 
-const { ConfigError } = require('../lib/config')
+const { ConfigError, ASYNC_APIS } = require('../lib/config')
 const { KIND_NAMES } = require('../lib/kinds')
 const { MAX_INTERFERENCE } = require('../lib/machine/cpu-share')
 const { supportedLts, newestLts } = require('../lib/install/node-lines')
@@ -47,6 +47,20 @@ function keepPoolCell (c, given) {
   return Boolean(given.uvThreadpoolSize) || POOL_EVERYWHERE.includes(c.uvThreadpoolSize) || c.ioDelay === slowest
 }
 
+const FILE_SIZES = [1024, 16384, 262144, 4194304]
+const sizeLabel = (b) => (b >= 1048576 ? `${b / 1048576} MiB` : `${b / 1024} KiB`)
+// fsapi's thinning of its own lists (a list the user gives is taken whole): every size at 64 in flight on the page cache; 4 in flight
+// at 16 KiB only (where a request's fixed costs weigh most); 1 ms storage at 16 KiB and 4 MiB; the newest LTS at 64 in flight on the
+// page cache at 16 KiB and 4 MiB.
+function keepFsApiCell (c, given) {
+  const newer = c.runtime !== `node-${process.version}`
+  const size = given.fileBytes || c.fileBytes === 16384
+  const edge = given.fileBytes || [16384, 4194304].includes(c.fileBytes)
+  if (c.concurrency !== 32 && !given.concurrency && !(size && c.ioDelay === 'off' && !newer)) return false
+  if (c.ioDelay !== 'off' && !given.ioDelay && !(edge && !newer)) return false
+  return !newer || given.runtime || (edge && c.ioDelay === 'off' && c.concurrency === 32)
+}
+
 const PRESETS = {
   quick: { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED.flags, '--concurrency=2'],
     // The A/A pair is the cheapest cell's; the FUSE slice: sync and async in one process, plain folder and 1 ms storage.
@@ -80,6 +94,18 @@ const PRESETS = {
       uvUseIoUring: [0, 1] },
     flags: [...INTERLEAVED.flags, '--concurrency=48', '--timeout=60000'], aa: () => null, slice: { ioDelay: ['off', 100, 1000] }, keep: keepPoolCell,
     rounds: { ...ROUNDS, rounds: 6, budget: 660, window: 480, passes: 3, warmOps: 1000, profile: true, profileRounds: 1 } },
+  // Which fs API a file server should use (docs/fsapi.md): readFileSync (the sync kind) and each async idiom in one process, GETs only,
+  // each answering the file's bytes as read (GET /file), files of 1 KiB to 4 MiB (below and above readFile's 512 KiB chunk), 4 and
+  // 64 requests in flight (2 client processes x 2 or 32: one request per core's client, and a full libuv pool's queue many times
+  // over), the page cache and 1 ms storage, the system Node and the newest LTS. Thinned to fit its budget (keepFsApiCell); the
+  // budget leaves about 4 minutes of 25 to the profiled round (its servers' start and warm-up). A request may wait 5 minutes: the
+  // 73 servers warm up at once, and at 60 s the 4 MiB cells at 1 ms lost requests (2026-11-28).
+  fsapi: { ...INTERLEAVED,
+    lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [2], asyncApi: ASYNC_APIS, fileBytes: FILE_SIZES, concurrency: [32, 2], getBody: ['bytes'] },
+    flags: [...INTERLEAVED.flags, '--readsPerWrite=inf', '--nFiles=16', '--timeout=300000'], slice: { ioDelay: ['off', 1000] },
+    aa: () => ({ kind: 'async', nServers: 1, nClients: 2, fileBytes: 16384, concurrency: 32 }), keep: keepFsApiCell,
+    runtime: () => ['node@system', `node@${newestLts()}`],
+    rounds: { ...ROUNDS, rounds: 6, budget: 1200, window: 300, passes: 3, warmOps: 400, profile: true, profileRounds: 1 } },
   // The delay layer checked against the real disk: sync and async in one process and in a cluster of 2, on a cold cache and on the
   // delay layer at the device's latencies at queue depths 1 and 4 (its entry in COMMANDS measures the device first), all interleaved.
   'storage-check': { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2], storage: ['cold', 'delay'] },
@@ -154,6 +180,14 @@ const COMMANDS = {
     parse: (rest) => parseThreadpool(PRESETS.threadpool, rest),
     run: runThreadpool
   }),
+  fsapi: cells('fsapi', {
+    line: `which fs API a file server should use: readFileSync (sync) and each async idiom (${ASYNC_APIS.join(', ')}) in one process, ` +
+      `GETs answering the files' bytes, files of ${FILE_SIZES.map(sizeLabel).join(', ')}, 4 and 64 requests in flight, the page cache and ` +
+      '1 ms storage (when FUSE works), the system Node and the newest LTS (thinned to fit); interleaved within ' +
+      `${duration(PRESETS.fsapi.rounds.budget)} and one profiled round that counts each cell's pool trips; each idiom against callback ` +
+      'readFile and against readFileSync, a model of CPU per request from pool trips and bytes beside each measurement; writes fsapi.md ' +
+      'beside the report'
+  }),
   'storage-check': cells('storage-check', {
     line: 'the FUSE delay layer checked against the real disk: sync and async in one process and in a cluster of 2 on a cold cache ' +
       '(--storage=cold), and on the delay layer at the read latencies fio measures on the device first (queue depths 1 and 4), interleaved ' +
@@ -223,4 +257,4 @@ function planSweep (command, argv, runKind) {
   return planCells(PRESETS[command], argv, runKind)
 }
 
-module.exports = { COMMANDS, PRESETS, planSweep, duration }
+module.exports = { COMMANDS, PRESETS, planSweep, duration, keepFsApiCell }

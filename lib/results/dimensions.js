@@ -104,6 +104,32 @@ const DIMENSIONS = {
     variant: true,
     historic: true
   },
+  // The fs API comparison's (fsapi): each data file's size before the run, requests in flight per client process, and
+  // what a GET answers (sorted text, or the file's bytes as read).
+  fileBytes: {
+    validate: SCHEMA.fileBytes,
+    config: true,
+    help: 'bytes each data file holds before the server starts (0: the client creates them empty)',
+    suffix: 'fb',
+    variant: true,
+    label: (v) => (v >= 1048576 && v % 1048576 === 0 ? `${v / 1048576} MiB files` : v >= 1024 && v % 1024 === 0 ? `${v / 1024} KiB files` : `${v} B files`)
+  },
+  concurrency: {
+    validate: SCHEMA.concurrency,
+    config: true,
+    help: 'requests in flight (= connections) per client process',
+    suffix: 'cc',
+    variant: true,
+    label: (v) => `${v} in flight per client process`
+  },
+  getBody: {
+    validate: SCHEMA.getBody,
+    config: true,
+    help: 'what a GET answers: sorted (GET /get, the file\'s text sorted) or bytes (GET /file, its bytes as read)',
+    suffix: 'gb-',
+    text: true,
+    variant: true
+  },
   // Storage latency (storage/): off is a plain folder, a number of µs a FUSE layer that waits so long.
   ioDelay: {
     validate: delayRule,
@@ -162,7 +188,7 @@ const DIMENSIONS = {
   asyncApi: {
     validate: SCHEMA.asyncApi,
     config: true,
-    help: 'fs API of the async kinds: callback, promise or handle',
+    help: 'fs API of the async kinds: callback, promises, promisify, filehandle, handle, stream or read',
     suffix: 'api-',
     moot: (cell) => KINDS[cell.kind].store === 'sync',
     text: true,
@@ -263,7 +289,7 @@ const SWEEP_FIGURES = ['oversubscribed', 'valid', 'reason', 'wallTimeMs', 'opsPe
 const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanUtilization', 'workerShares', 'fairness', 'clientCpuPerReqUs',
   'serverCpuPerReqUs', 'clientBound', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'v8', 'uv', 'balancerRequests',
   'balancerFairness', 'balancerCpuPerReqUs', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'rttMeasuredUs', 'serverHost', 'clientHosts',
-  'shardOverlap', 'residencyBefore', 'residencyAfter', 'deviceBytesPerGet', 'cacheLimitBytes', 'listenMechanism']
+  'shardOverlap', 'residencyBefore', 'residencyAfter', 'deviceBytesPerGet', 'cacheLimitBytes', 'listenMechanism', 'serverPeakRssKiB']
 const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
 const ID = ['cell', 'repeat', 'order']
 // The results folder's layout, env.json's `format`: sweep/results/env.js writes RESULTS_FORMAT, report/data/read.js reads

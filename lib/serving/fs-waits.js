@@ -1,9 +1,15 @@
 'use strict'
 // Where a serving process waits on its files, while a profiled window lasts (lib/serving/profiler.js): the
 // wall time of synchronous fs calls (the event loop can do nothing else) and of asynchronous ones in
-// the thread pool, split into busy (while at most the pool's size were outstanding) and queued (the excess).
+// the thread pool, split into busy (while at most the pool's size were outstanding) and queued (the excess); and the
+// pool trips libuv made for them, counted.
 
 const fs = require('node:fs')
+const { createHook } = require('node:async_hooks')
+
+// The async resources of one libuv fs request each: a call of the callback API, of fs.promises, a FileHandle's close.
+// A call from JS is not a trip: fs.readFile is open, fstat, a read per 512 KiB and close, four trips or more.
+const POOL_TRIPS = new Set(['FSREQCALLBACK', 'FSREQPROMISE', 'FILEHANDLECLOSEREQ'])
 
 const SYNC = ['openSync', 'closeSync', 'readSync', 'writeSync', 'fstatSync', 'statSync', 'readFileSync', 'writeFileSync',
   'appendFileSync', 'fsyncSync', 'fdatasyncSync']
@@ -15,7 +21,8 @@ const HANDLE = ['stat', 'read', 'readFile', 'write', 'datasync', 'sync'] // and 
  * Starts timing this process's fs calls: wraps fs's functions (and fs.promises', and FileHandle's
  * methods) until stop() puts the originals back.
  * @param {number} [poolSize] libuv's thread pool size
- * @returns {{ stop(): { syncUs: number, syncCalls: number, poolBusyUs: number, poolQueuedUs: number, poolCalls: number } }}
+ * @returns {{ stop(): { syncUs: number, syncCalls: number, poolBusyUs: number, poolQueuedUs: number, poolCalls: number, poolTrips: number } }}
+ *   poolCalls: the fs calls made from JS; poolTrips: the libuv requests they made
  */
 function watchFs (poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4) {
   const now = () => performance.now() * 1000
@@ -35,6 +42,8 @@ function watchFs (poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4) {
   let busyUs = 0
   let queuedUs = 0
   let poolCalls = 0
+  let poolTrips = 0
+  const trips = createHook({ init (id, type) { if (POOL_TRIPS.has(type)) poolTrips++ } }).enable()
   const tick = () => {
     const t = now()
     busyUs += Math.min(outstanding, poolSize) * (t - last)
@@ -100,8 +109,9 @@ function watchFs (poolSize = Number(process.env.UV_THREADPOOL_SIZE) || 4) {
     stop () {
       tick()
       watching = false
+      trips.disable()
       for (const [target, name, original] of saved.reverse()) target[name] = original
-      return { syncUs: Math.round(syncUs), syncCalls, poolBusyUs: Math.round(busyUs), poolQueuedUs: Math.round(queuedUs), poolCalls }
+      return { syncUs: Math.round(syncUs), syncCalls, poolBusyUs: Math.round(busyUs), poolQueuedUs: Math.round(queuedUs), poolCalls, poolTrips }
     }
   }
 }

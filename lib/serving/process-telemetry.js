@@ -52,6 +52,8 @@ function createMonitor (role) {
       endNs: Number(process.hrtime.bigint()),
       utilization: loop.idle + loop.active > 0 ? loop.utilization : null,
       cpuUs: { user, system },
+      // The most memory the process has held since it started (KiB), where the runtime tells.
+      maxRssKiB: typeof process.resourceUsage === 'function' ? process.resourceUsage().maxRSS : null,
       eventLoopDelayUs: {
         min: hasDelay ? us(delay.min) : null,
         mean: hasDelay ? us(delay.mean) : null,

@@ -13,6 +13,7 @@ const { uslSection } = require('./usl-section')
 const { storageAnswerSection } = require('./answer-storage')
 const { storageSection } = require('./storage-section')
 const { threadpoolSection } = require('./threadpool-section')
+const { fsApiSection } = require('../fsapi/section')
 const { answersSection } = require('./answers')
 const { versionsSection } = require('./versions-section')
 const { modelsSection } = require('./models-section')
@@ -97,6 +98,7 @@ ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts
 ${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
 ${analysis && storageSection(analysis.storage, env)}
 ${analysis?.pool && threadpoolSection(analysis.pool, section(charts, 'threadpool')[0])}
+${analysis?.fsapi && fsApiSection(analysis.fsapi)}
 ${analysis && answersSection(results, cells, analysis)}${analysis?.why && whySection(analysis.why, section(charts, 'why'), flames)}
 ${excludedRuns(results)}
 ${analysis && runSection(analysis.run, section(charts, 'run')[0], env.options?.maxInterference ?? MAX_INTERFERENCE)}

@@ -8,6 +8,7 @@
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')
 const { runtimeLabel } = require('../../lib/install/runtime-specs')
+const { valueLabel } = require('../../lib/results/dimensions')
 
 /** The metrics a comparison is judged on: throughput first, then the CPU each request costs; a
  * capacity folder's capacity under the SLO and its closed-loop throughput. */
@@ -43,6 +44,7 @@ function settingsLabel (variant) {
         : Number(value) % 1000 === 0 && value !== '0' ? `${value / 1000} ms storage` : `${value} µs storage`
     }
     if (key === 'runtime') return runtimeLabel(value)
+    if (key === 'fileBytes' || key === 'concurrency') return valueLabel(key, Number(value))
     return pair
   }).filter(Boolean).join(', ')
 }

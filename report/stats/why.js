@@ -9,7 +9,7 @@ const { poolSide } = require('./comparisons')
 
 const ADDS_WITHIN = 0.1 // sampled and measured server CPU "add up" within ±10%
 const TOP_FUNCTIONS = 10
-const WAITS = ['syncUs', 'poolBusyUs', 'poolQueuedUs', 'poolCalls']
+const WAITS = ['syncUs', 'poolBusyUs', 'poolQueuedUs', 'poolCalls', 'poolTrips']
 
 // A round counts when it served requests and its row was valid (a round's `problem` is the invalid row's reason), as
 // the rest of the report leaves invalid rounds out; functions and folded stacks cover every round, as recorded.

@@ -1,6 +1,7 @@
 'use strict'
 // The one express app every kind serves (each server process, cluster worker and HAProxy
-// backend): GET /get reads and sorts a file, POST /put appends to it. Only the store (sync or async fs) differs between servers.
+// backend): GET /get reads and sorts a file, GET /file answers its bytes as read (a static file server),
+// POST /put appends to it. Only the store (sync or async fs) differs between servers.
 
 const express = require('express')
 const { isValidKey } = require('./keys')
@@ -14,6 +15,24 @@ function methodNotAllowed (allow) {
 function sendText (res, text) {
   res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) })
   res.end(text)
+}
+
+/**
+ * A file's bytes as a static file server answers them: the store's stream piped (chunked), or its bytes
+ * with their length; a buffer the store lends back (release) once the answer is done with it.
+ */
+async function sendFile (res, store, key) {
+  if (store.readStream) {
+    const stream = await store.readStream(key) // opened and read once: a missing file or a directory failed already
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream' })
+    stream.once('error', () => res.destroy()) // a failure mid-answer can only cut it short
+    stream.pipe(res)
+    return
+  }
+  const bytes = await store.readBytes(key)
+  if (store.release) res.once('close', () => store.release(bytes))
+  res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.length })
+  res.end(bytes)
 }
 
 /**
@@ -102,6 +121,10 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
     })
     .all(methodNotAllowed('GET, HEAD'))
 
+  app.route('/file')
+    .get(requireKey, (req, res) => sendFile(res, store, req.query.key))
+    .all(methodNotAllowed('GET, HEAD'))
+
   app.route('/put')
     .post(requireKey, async (req, res) => {
       const body = await readBody(req, config.bodyLimit)
@@ -135,4 +158,4 @@ function createApp ({ config, store, stats, log = (line) => process.stderr.write
   return app
 }
 
-module.exports = { createApp, readBody, sendText, badFraming, failure }
+module.exports = { createApp, readBody, sendText, sendFile, badFraming, failure }

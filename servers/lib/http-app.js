@@ -8,7 +8,7 @@ const { isValidKey } = require('./keys')
 const { createFaultLog, faultLine } = require('../../lib/serving/faults')
 // app.js's own body reader, answers, framing check and failure answers (requiring it loads
 // express's module, never its request path).
-const { readBody, sendText, badFraming, failure } = require('./app')
+const { readBody, sendText, sendFile, badFraming, failure } = require('./app')
 
 const BAD_KEY = 'bad key: use key=NAME with 1-64 of A-Z a-z 0-9 _ -\n'
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z\d+.-]*:\/\/[^/?#]*/
@@ -49,6 +49,10 @@ function createHttpApp ({ config, store, stats, log = (line) => process.stderr.w
     const key = keyOf(query, res)
     if (key !== null) sendText(res, await store.read(key))
   }
+  const file = async (req, res, query) => {
+    const key = keyOf(query, res)
+    if (key !== null) await sendFile(res, store, key)
+  }
   const put = async (req, res, query) => {
     const key = keyOf(query, res)
     if (key === null) return // node discards the unread body, as under express
@@ -68,6 +72,7 @@ function createHttpApp ({ config, store, stats, log = (line) => process.stderr.w
   }
   const routes = new Map([
     ['/get', { allow: 'GET, HEAD', methods: { GET: get, HEAD: get } }],
+    ['/file', { allow: 'GET, HEAD', methods: { GET: file, HEAD: file } }],
     ['/put', { allow: 'POST', methods: { POST: put } }],
     ['/_stats', { allow: 'GET, HEAD', methods: { GET: readStats, HEAD: readStats } }],
     ['/_stats/reset', { allow: 'POST', methods: { POST: resetStats } }]

@@ -1,6 +1,6 @@
 'use strict'
 // The async stores: node's callback API (a thread-pool round trip per step, no promise) and
-// fs.promises (a FileHandle per request). Same results and errors as the sync store.
+// fs.promises on a FileHandle per request with a stat. Same results and errors as the sync store.
 
 const fs = require('node:fs')
 const { resolveKeyPath } = require('./keys')
@@ -12,23 +12,24 @@ const { READ_FLAGS, APPEND_FLAGS, classify, notAFile, writeFailure, sortPieces }
  * step one thread-pool round trip without a promise (the cheaper API, bench/RESULTS.md).
  * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each'|'group' }} config
  * @param {{ shared?: boolean }} [how] shared: other processes append to the same files (cluster)
- * @returns {{ kind: 'async', api: 'callback', read(key): Promise<string>, append(key, Buffer): Promise<void> }}
+ * @returns {{ kind: 'async', api: 'callback', read(key): Promise<string>, readBytes(key): Promise<Buffer>, append(key, Buffer): Promise<void> }}
+ *   read: the file's text, sorted (GET /get); readBytes: its bytes (GET /file)
  */
 function createCallbackStore ({ dataPath, sortSplitString, fsync = 'none' }, { shared = false } = {}) {
   const turn = createKeyLock()
   const flush = createFlush(fsync)
+  // readFile opens with these flags itself; a directory fails its read with EISDIR.
+  const readFile = (key, answer) => new Promise((resolve, reject) => {
+    fs.readFile(resolveKeyPath(dataPath, key), { flag: READ_FLAGS }, (err, bytes) => {
+      if (err) reject(classify(err, true))
+      else resolve(answer(bytes))
+    })
+  })
   return {
     kind: 'async',
     api: 'callback',
-    read (key) {
-      return new Promise((resolve, reject) => {
-        // readFile opens with these flags itself; a directory fails its read with EISDIR.
-        fs.readFile(resolveKeyPath(dataPath, key), { encoding: 'utf8', flag: READ_FLAGS }, (err, text) => {
-          if (err) reject(classify(err, true))
-          else resolve(sortPieces(text, sortSplitString))
-        })
-      })
-    },
+    read: (key) => readFile(key, (bytes) => sortPieces(bytes.toString('utf8'), sortSplitString)),
+    readBytes: (key) => readFile(key, (bytes) => bytes),
     append (key, body) {
       const file = resolveKeyPath(dataPath, key)
       return new Promise((resolve, reject) => {
@@ -52,31 +53,33 @@ function createCallbackStore ({ dataPath, sortSplitString, fsync = 'none' }, { s
 }
 
 /**
- * The async store on fs.promises: a FileHandle per request (open, stat, readFile or write (+ flush),
- * close).
+ * The async store of asyncApi=filehandle, on fs.promises: a FileHandle per request (open, stat,
+ * readFile or write (+ flush), close).
  * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each'|'group' }} config
  * @param {{ shared?: boolean }} [how] shared: other processes append to the same files (cluster)
- * @returns {{ kind: 'async', api: 'promise', read(key): Promise<string>, append(key, Buffer): Promise<void> }}
+ * @returns {{ kind: 'async', api: 'filehandle', read(key): Promise<string>, readBytes(key): Promise<Buffer>, append(key, Buffer): Promise<void> }}
  */
-function createPromiseStore ({ dataPath, sortSplitString, fsync = 'none' }, { shared = false } = {}) {
+function createFileHandleStore ({ dataPath, sortSplitString, fsync = 'none' }, { shared = false } = {}) {
   const fsp = fs.promises
   const turn = createKeyLock()
   const flush = createFlush(fsync)
+  async function readBytes (key) {
+    let fh
+    try {
+      fh = await fsp.open(resolveKeyPath(dataPath, key), READ_FLAGS)
+      if (!(await fh.stat()).isFile()) throw notAFile()
+      return await fh.readFile()
+    } catch (err) {
+      throw classify(err, true)
+    } finally {
+      if (fh !== undefined) await fh.close()
+    }
+  }
   return {
     kind: 'async',
-    api: 'promise',
-    async read (key) {
-      let fh
-      try {
-        fh = await fsp.open(resolveKeyPath(dataPath, key), READ_FLAGS)
-        if (!(await fh.stat()).isFile()) throw notAFile()
-        return sortPieces(await fh.readFile('utf8'), sortSplitString)
-      } catch (err) {
-        throw classify(err, true)
-      } finally {
-        if (fh !== undefined) await fh.close()
-      }
-    },
+    api: 'filehandle',
+    readBytes,
+    read: async (key) => sortPieces((await readBytes(key)).toString('utf8'), sortSplitString),
     async append (key, body) {
       const file = resolveKeyPath(dataPath, key)
       let fh
@@ -102,4 +105,4 @@ function createPromiseStore ({ dataPath, sortSplitString, fsync = 'none' }, { sh
   }
 }
 
-module.exports = { createCallbackStore, createPromiseStore }
+module.exports = { createCallbackStore, createFileHandleStore }

@@ -77,7 +77,7 @@ function readWhole (entry, size, done) {
       entry.size = Math.max(entry.size, size * 2)
       return readWhole(entry, size * 2, done)
     }
-    done(null, buffer.toString('utf8', 0, bytes))
+    done(null, buffer.subarray(0, bytes))
   })
 }
 
@@ -86,26 +86,26 @@ function readWhole (entry, size, done) {
  * one (fs.write + flush), at most MAX_OPEN of each, the least recently used closed.
  * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each'|'group' }} config
  * @param {{ shared?: boolean }} [how] shared: other processes append to the same files (cluster)
- * @returns {{ kind: 'async', api: 'handle', read(key): Promise<string>, append(key, Buffer): Promise<void> }}
+ * @returns {{ kind: 'async', api: 'handle', read(key): Promise<string>, readBytes(key): Promise<Buffer>, append(key, Buffer): Promise<void> }}
  */
 function createHandleStore ({ dataPath, sortSplitString, fsync = 'none' }, { shared = false } = {}) {
   const turn = createKeyLock()
   const flush = createFlush(fsync)
   const reads = createDescriptors(openForRead, MAX_OPEN)
   const appends = createDescriptors((file, cb) => fs.open(file, APPEND_FLAGS, 0o644, cb), MAX_OPEN)
+  const readBytes = (key) => new Promise((resolve, reject) => reads.acquire(key, resolveKeyPath(dataPath, key), (err, entry) => {
+    if (err) return reject(classify(err, true))
+    readWhole(entry, entry.size, (readErr, bytes) => {
+      reads.release(entry, Boolean(readErr))
+      if (readErr) reject(classify(readErr, true))
+      else resolve(bytes)
+    })
+  }))
   return {
     kind: 'async',
     api: 'handle',
-    read (key) {
-      return new Promise((resolve, reject) => reads.acquire(key, resolveKeyPath(dataPath, key), (err, entry) => {
-        if (err) return reject(classify(err, true))
-        readWhole(entry, entry.size, (readErr, text) => {
-          reads.release(entry, Boolean(readErr))
-          if (readErr) reject(classify(readErr, true))
-          else resolve(sortPieces(text, sortSplitString))
-        })
-      }))
-    },
+    readBytes,
+    read: async (key) => sortPieces((await readBytes(key)).toString('utf8'), sortSplitString),
     append (key, body) {
       const file = resolveKeyPath(dataPath, key)
       return new Promise((resolve, reject) => appends.acquire(key, file, (err, entry) => {

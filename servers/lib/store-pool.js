@@ -24,7 +24,8 @@ function rebuild (data) {
  * and are sorted here: a file too large to sort ends the process, as it does the sync and async kinds.
  * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each' }} config
  * @param {number} [threads] libuv's pool size in this process unless given
- * @returns {{ kind: 'sync', read(key): Promise<string>, append(key, Buffer): Promise<void>, busy(): number, close(): Promise<void> }}
+ * @returns {{ kind: 'sync', read(key): Promise<string>, readBytes(key): Promise<Buffer>, append(key, Buffer): Promise<void>, busy(): number,
+ *   close(): Promise<void> }}
  *   busy: tasks a thread runs now (one stuck in a system call keeps the process from exiting)
  */
 function createPoolStore ({ dataPath, sortSplitString, fsync }, threads = uvThreadpoolSize()) {
@@ -50,12 +51,14 @@ function createPoolStore ({ dataPath, sortSplitString, fsync }, threads = uvThre
       busy--
     }
   }
+  const readBytes = async (key) => {
+    const bytes = await run('read', { key })
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  }
   return {
     kind: 'sync',
-    async read (key) {
-      const bytes = await run('read', { key })
-      return sortPieces(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), sortSplitString)
-    },
+    readBytes,
+    read: async (key) => sortPieces((await readBytes(key)).toString('utf8'), sortSplitString),
     append (key, body) {
       // A copy of exactly the body's bytes, moved to the thread: the request's Buffer may be a slice
       // of a larger one (the socket's), which a clone would copy whole.

@@ -4,6 +4,7 @@
 
 const fs = require('node:fs')
 const { undoPartial, shortWriteError } = require('./durability')
+const { sortPieces } = require('../../lib/sort-pieces') // the GET work of the historic benchmark, shared with the client's check
 
 const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants
 const READ_FLAGS = O_RDONLY | O_NOFOLLOW
@@ -42,11 +43,6 @@ function writeFailure (fd, file, written, length, shared) {
     outcome = `left (${err.code || err.message})`
   }
   return shortWriteError(written, length, outcome)
-}
-
-/** The GET work of the historic benchmark: split, sort, join. */
-function sortPieces (text, sortSplitString) {
-  return text.split(sortSplitString).sort().join(sortSplitString)
 }
 
 module.exports = { READ_FLAGS, APPEND_FLAGS, classify, notAFile, writeFailure, sortPieces }

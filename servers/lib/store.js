@@ -8,10 +8,20 @@ const fs = require('node:fs')
 const { resolveKeyPath } = require('./keys')
 const { fsyncProblem } = require('../../lib/kinds')
 const { READ_FLAGS, APPEND_FLAGS, classify, notAFile, writeFailure, sortPieces } = require('./store-shared')
-const { createCallbackStore, createPromiseStore } = require('./store-async')
+const { createCallbackStore, createFileHandleStore } = require('./store-async')
 const { createHandleStore } = require('./store-handle')
+const { createPromisesStore, createPromisifyStore, createStreamStore, createReadStore } = require('./store-idioms')
 
-const ASYNC_STORES = { callback: createCallbackStore, promise: createPromiseStore, handle: createHandleStore }
+// The async stores by config.asyncApi (lib/config.js lists the names).
+const ASYNC_STORES = {
+  callback: createCallbackStore,
+  promises: createPromisesStore,
+  promisify: createPromisifyStore,
+  filehandle: createFileHandleStore,
+  handle: createHandleStore,
+  stream: createStreamStore,
+  read: createReadStore
+}
 
 /**
  * The sync store: open, fstat, read or write (and fdatasync with fsync=each), close, each a
@@ -19,7 +29,7 @@ const ASYNC_STORES = { callback: createCallbackStore, promise: createPromiseStor
  * @param {{ dataPath: string, sortSplitString: string, fsync?: 'none'|'each' }} config
  * @param {{ shared?: boolean }} [how] shared: other processes append to the same files (cluster)
  * @returns {{ kind: 'sync', read(key): string, readBytes(key): Buffer, append(key, Buffer): void }}
- *   read: the file's text, sorted; readBytes: its bytes, unsorted (the sync-pool kind's threads)
+ *   read: the file's text, sorted (GET /get); readBytes: its bytes, unsorted (GET /file, the sync-pool kind's threads)
  */
 function createSyncStore ({ dataPath, sortSplitString, fsync = 'none' }, { shared = false } = {}) {
   const unflushable = fsyncProblem('sync', fsync)
@@ -62,11 +72,11 @@ function createSyncStore ({ dataPath, sortSplitString, fsync = 'none' }, { share
 
 /**
  * The async store of config.asyncApi.
- * @param {{ dataPath: string, sortSplitString: string, asyncApi: 'callback'|'promise'|'handle', fsync?: string }} config
+ * @param {{ dataPath: string, sortSplitString: string, asyncApi: string, fsync?: string }} config
  * @param {{ shared?: boolean }} [how]
  */
 function createAsyncStore (config, how) {
   return (ASYNC_STORES[config.asyncApi] ?? createCallbackStore)(config, how)
 }
 
-module.exports = { createSyncStore, createAsyncStore, createCallbackStore, createPromiseStore, createHandleStore, sortPieces }
+module.exports = { createSyncStore, createAsyncStore, ASYNC_STORES, createCallbackStore, createFileHandleStore, createHandleStore, sortPieces }

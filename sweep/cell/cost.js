@@ -57,13 +57,15 @@ function serverFigures (stats) {
     meanUtilization: round(meanUtilization, 4),
     workerShares: share.map((s) => s.toFixed(3)).join(';'),
     fairness: round(fairness, 4),
-    serverCpuPerReqUs: requests > 0 ? round(cpuUs / requests, 1) : undefined
+    serverCpuPerReqUs: requests > 0 ? round(cpuUs / requests, 1) : undefined,
+    // The largest serving process's peak memory so far (KiB).
+    serverPeakRssKiB: serving.every((p) => finite(p.maxRssKiB)) && serving.length > 0 ? Math.max(...serving.map((p) => p.maxRssKiB)) : undefined
   }
 }
 
 /**
  * The columns serverRequests, eldP50Us, eldP99Us, meanUtilization, workerShares, fairness,
- * clientCpuPerReqUs, serverCpuPerReqUs and clientBound of a run; a missing figure is left out.
+ * clientCpuPerReqUs, serverCpuPerReqUs, serverPeakRssKiB and clientBound of a run; a missing figure is left out.
  * clientBound is judged on the rounded figures, as summary.csv shows them.
  * @param {object|null} json the client's --json document
  * @returns {object}

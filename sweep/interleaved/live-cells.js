@@ -68,6 +68,11 @@ async function prepare (c, ctx, poolSize, generation) {
   c.announced = (await c.pool.phase(c.key, cell.nClients, 'create')).announced
   const warm = await c.pool.phase(c.key, cell.nClients, 'warm')
   if (warm.failed > 0) c.failed = `${warm.failed} warm-up operations failed`
+  // A read-only cell's GETs must answer its files, whose sizes no longer change (client/get-check.js): every window's are
+  // checked, and on a sample their bytes where the client processes see the files (no other host in the run).
+  if (cell.config.readsPerWrite === 'inf') {
+    await c.pool.expect(c.key, cell.nClients, { sizes: await c.data.call('sizes', { config: c.client }), readData: !ctx.remote })
+  }
 }
 
 /**

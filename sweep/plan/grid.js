@@ -20,7 +20,7 @@ const kind = oneOf(...KIND_NAMES)
 
 /**
  * The id of a cell, e.g. async-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -d1000, -qd64,
- * -api-promise, -fw-http, -iou1, -fs-each, -node-v24.21.0 or -bun-1.4.5, -cpu-split, -rtt1 for optional dimensions
+ * -api-filehandle, -fw-http, -iou1, -fs-each, -node-v24.21.0 or -bun-1.4.5, -cpu-split, -rtt1 for optional dimensions
  * given, in that order (none for one moot for the cell: -api- for a sync kind, -qd for a plain folder,
  * -lb- for a kind without HAProxy), plus -A or -B for a variant of the A/A cell.
  * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
@@ -184,12 +184,16 @@ function planCells (preset, argv, runKind) {
   const remote = planRemote(options, { cells: [...cells.values()], serverHostname: config.serverHostname, clientVersion: options.clientNode.node })
   const why = [...cells.values()].some(usesDelayLayer) && checkFuse()
   if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
-  const cold = [...cells.values()].some((c) => c.storage === 'cold') && coldProblem(config, options.serverHost)
+  // The smallest cold data set decides whether cold can run (--fileBytes may be a list).
+  const [coldest] = [...cells.values()].filter((c) => c.storage === 'cold').map((c) => c.config)
+    .sort((a, b) => a.nFiles * a.fileBytes - b.nFiles * b.fileBytes)
+  const cold = coldest && coldProblem(coldest, options.serverHost)
   if (cold) throw new ConfigError(cold)
-  if (config.fileBytes > 0 && preset.measure === 'capacity') {
+  const written = [...cells.values()].some((c) => c.config.fileBytes > 0)
+  if (written && preset.measure === 'capacity') {
     throw new ConfigError('--fileBytes: capacity empties the data files before every probe, so its files start empty')
   }
-  if (config.fileBytes > 0 && options.serverHost) {
+  if (written && options.serverHost) {
     throw new ConfigError(`--fileBytes: the data set is written on this host; the server runs on ${options.serverHost.text}`)
   }
   const interleaved = preset.measure !== 'sequence'

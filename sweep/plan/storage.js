@@ -43,7 +43,7 @@ function planStorage ({ lists, slice, argv, measure }) {
   if (measure !== 'rounds') {
     throw new ConfigError('--storage=cold is measured in interleaved rounds, each begun with the cache emptied: use sweep, quick or storage-check')
   }
-  const flags = Object.entries(COLD_DATA).filter(([key]) => !given(argv, key)).map(([key, value]) => `--${key}=${value}`)
+  const flags = Object.entries(COLD_DATA).filter(([key]) => !given(argv, key) && !lists[key]).map(([key, value]) => `--${key}=${value}`)
   return { storage, flags }
 }
 

@@ -92,6 +92,7 @@ t.test('bad flags and an unreadable data folder exit 2 with one line, before any
   for (const [flag, message] of [
     ['--nClients=0', /nClients must be an integer from 1 to 256, got "0"/],
     ['--bogus=1', /unknown flag --bogus/],
+    ['--getBody=raw', /getBody must be one of sorted, bytes, got "raw"/],
     ['--out=/nonexistent/x.csv', /--out must be in a writable folder/],
     ['--dataPath=/nonexistent', /dataPath \/nonexistent is not a readable folder .*--verify=false/]
   ]) {

@@ -16,7 +16,7 @@ function connect (port, timeout = 2000) {
   const results = []
   let waiting = null
   const conn = new Connection({ hostname: '127.0.0.1', port, timeout }, (kind, body) => {
-    results.push({ kind, body })
+    results.push({ kind, body: body === null ? '' : body.toString() })
     if (waiting) waiting()
   })
   // Sends one request and resolves with its outcome.

@@ -71,6 +71,22 @@ t.test('every framing reads as its answer, cut at every byte and at random place
   }
 })
 
+t.test('every framing\'s body bytes are counted, kept or not, whole or cut at every byte', async (t) => {
+  for (const f of FRAMINGS) {
+    const bytes = Buffer.from(f.bytes)
+    for (const wantBody of [true, false]) {
+      for (const [how, pieces] of [['whole', [bytes]], ['byte by byte', split(bytes, null)]]) {
+        const answers = []
+        const parser = new ResponseParser({ onResponse: (status, body, keepAlive, length) => answers.push({ kept: body !== null, length }), onError: () => {} })
+        parser.expect(f.method === 'HEAD', wantBody)
+        for (const piece of pieces) parser.push(Buffer.from(piece))
+        parser.end()
+        t.same(answers, [{ kept: wantBody, length: Buffer.byteLength(f.answer.body) }], `${f.name}, ${wantBody ? 'kept' : 'not kept'}, ${how}`)
+      }
+    }
+  }
+})
+
 t.test('several answers in one packet, and one answer over many: random streams read the same both ways', async (t) => {
   const random = rng(2026)
   let compared = 0

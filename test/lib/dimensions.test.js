@@ -46,14 +46,14 @@ t.test('the grid, its defaults and help come from the table', async (t) => {
   t.equal(shownDefaults(config).valueBytes, `the length of value, ${Buffer.byteLength(config.value)}`)
   t.match(shownDefaults(config).uvUseIoUring, /^this shell's, [01]$/, 'an environment dimension defaults to the shell')
   t.same(Object.keys(VALIDATORS), Object.keys(DIMENSIONS))
-  const [run] = planSweep('run', ['--uvUseIoUring=1', '--asyncApi=promise', '--valueBytes=100'], 'async').runs
-  t.match(run.cell.id, /-v100-api-promise-iou1$/, 'the suffixes in table order')
-  t.equal(run.cell.config.asyncApi, 'promise', 'a config key reaches the server as config')
+  const [run] = planSweep('run', ['--uvUseIoUring=1', '--asyncApi=filehandle', '--valueBytes=100'], 'async').runs
+  t.match(run.cell.id, /-v100-api-filehandle-iou1$/, 'the suffixes in table order')
+  t.equal(run.cell.config.asyncApi, 'filehandle', 'a config key reaches the server as config')
   t.match(serverEnv(run.cell), { UV_USE_IO_URING: '1' }, 'an environment dimension reaches it as a variable')
   const row = dimensionRow(run.cell)
-  t.match(row, { kind: 'async', asyncApi: 'promise', uvUseIoUring: 1, valueBytes: 100, rtt: 0, balance: '' })
+  t.match(row, { kind: 'async', asyncApi: 'filehandle', uvUseIoUring: 1, valueBytes: 100, rtt: 0, balance: '' })
   t.notOk(Object.hasOwn(row, 'cpuset'), 'a column the run\'s figures write is left out')
-  const [sync] = planSweep('run', ['--asyncApi=promise'], 'sync').runs
+  const [sync] = planSweep('run', ['--asyncApi=filehandle'], 'sync').runs
   t.equal(sync.cell.asyncApi, '', 'moot for a sync kind')
   t.equal(sync.cell.config.asyncApi, config.asyncApi, 'and its server gets the default')
 })

@@ -65,3 +65,20 @@ t.test('watchFs times sync calls once (not their inner calls) and pool calls bus
   t.equal(Object.getPrototypeOf(fh2).readFile.name, 'readFile', 'FileHandle is whole again')
   await fh2.close()
 })
+
+t.test('watchFs counts the pool trips libuv makes, not the calls JS makes', async (t) => {
+  // readFile is open, fstat, one read per 512 KiB chunk and close; a read stream reads 64 KiB at a time until a read finds the end.
+  const dir = t.testdir({ small: 'x'.repeat(16384), big: 'y'.repeat(1048576 + 1) })
+  const trips = async (fn) => {
+    const w = watchFs(4)
+    await fn()
+    return w.stop().poolTrips
+  }
+  const readFile = (f) => new Promise((resolve, reject) => fs.readFile(path.join(dir, f), (err) => (err ? reject(err) : resolve())))
+  t.equal(await trips(() => readFile('small')), 4, 'a 16 KiB readFile: open, fstat, read, close')
+  t.equal(await trips(() => readFile('big')), 6, 'a 1 MiB + 1 B readFile: three chunks')
+  t.equal(await trips(() => fs.promises.readFile(path.join(dir, 'small'))), 4, 'fs.promises.readFile: as many, its close a FileHandle\'s')
+  t.equal(await trips(() => fs.readFileSync(path.join(dir, 'big'))), 0, 'readFileSync: none')
+  const stream = () => new Promise((resolve) => fs.createReadStream(path.join(dir, 'small')).resume().on('close', resolve))
+  t.equal(await trips(stream), 4, 'a read stream of 16 KiB: open, read, the read that finds the end, close')
+})

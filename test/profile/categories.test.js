@@ -26,7 +26,7 @@ const SYSCALL = ['k:do_syscall_64', 'k:entry_SYSCALL_64_after_hwframe']
 const POOL = ['worker', 'libc:start_thread']
 
 t.test('the categories are the documented ids, in report order, each saying which samples go there', async (t) => {
-  t.same(CATEGORIES.map((c) => c.id), ['app', 'express', 'http', 'fs', 'pool', 'callbacks', 'gc', 'engine', 'kernel-net', 'kernel-fs',
+  t.same(CATEGORIES.map((c) => c.id), ['app', 'express', 'http', 'fs', 'pool', 'callbacks', 'malloc', 'gc', 'engine', 'kernel-net', 'kernel-fs',
     'kernel-wake', 'kernel-other', 'primary', 'balancer', 'profiler', 'other'])
   for (const c of CATEGORIES) {
     t.match(c.label, /\S/, `${c.id} has a label`)
@@ -87,6 +87,11 @@ const CASES = [
   ["GC under the app's sort is GC",
     frames('v8::internal::Scavenger::ScavengePage', 'v8::internal::Heap::CollectGarbage', 'Builtins_MergeAt', STORE_SORT, ...HANDLER), 'gc'],
   ["V8's (garbage collector) is GC", frames('(garbage collector)'), 'gc'],
+  ['malloc at the leaf under the app is malloc', frames('_int_malloc', '__GI___libc_malloc', 'node::fs::FSReqPromise::New', STORE_SORT, ...HANDLER), 'malloc'],
+  ['free on a pool thread is malloc', frames('cfree@GLIBC_2.2.5', 'uv__fs_work', 'uv__work_done', 'worker', 'start_thread'), 'malloc'],
+  ['operator new under a promise is malloc', frames('operator new(unsigned long)', 'js:processTicksAndRejections node:internal/process/task_queues:67',
+    ...LOOP), 'malloc'],
+  ['a function named like malloc but not at the leaf owns nothing', frames('Builtins_StringCompare', 'malloc_trim_helper_js', STORE_SORT, ...HANDLER), 'app'],
   ['concurrent marking on a helper thread is GC',
     frames('v8::internal::ConcurrentMarking::RunMajor', 'v8::platform::DefaultJobWorker::Run', 'libc:start_thread'), 'gc', { main: false }],
   ['a V8 compile job on a helper thread is engine',

@@ -7,12 +7,12 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { undoPartial, createKeyLock, createFlush, fdPosition } = require('../../servers/lib/durability')
-const { createSyncStore, createCallbackStore, createPromiseStore, createHandleStore } = require('../../servers/lib/store')
+const { createSyncStore, createCallbackStore, createFileHandleStore, createHandleStore } = require('../../servers/lib/store')
 const { mountTmpfs, fillDisk } = require('../fixtures/tmpfs')
 
 const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants
 const RECORD = Buffer.from(`${'r'.repeat(58)}\n`)
-const STORES = [createSyncStore, createCallbackStore, createPromiseStore, createHandleStore]
+const STORES = [createSyncStore, createCallbackStore, createFileHandleStore, createHandleStore]
 
 // Calls fn, counting the calls of object[name] meanwhile (fs's by default).
 async function counting (name, fn, object = fs) {
@@ -27,7 +27,7 @@ async function counting (name, fn, object = fs) {
   return calls
 }
 
-// The FileHandle prototype, whose datasync the promise store calls.
+// The FileHandle prototype, whose datasync the filehandle store calls.
 async function fileHandleProto (dir) {
   const fh = await fs.promises.open(path.join(dir, 'probe'), 'w')
   await fh.close()
@@ -95,7 +95,7 @@ for (const create of STORES) {
     // Each store flushes with its own API: fdatasyncSync, fs.fdatasync, FileHandle.datasync.
     const [name, object] = create === createSyncStore
       ? ['fdatasyncSync', fs]
-      : create === createPromiseStore ? ['datasync', await fileHandleProto(dir)] : ['fdatasync', fs]
+      : create === createFileHandleStore ? ['datasync', await fileHandleProto(dir)] : ['fdatasync', fs]
     const each = create({ dataPath: dir, sortSplitString: ' ', fsync: 'each' })
     t.equal(await counting(name, () => Promise.all([each.append('k', RECORD), each.append('k', RECORD), each.append('j', RECORD)]), object), 3)
     const none = create({ dataPath: dir, sortSplitString: ' ' })
@@ -142,7 +142,7 @@ for (const create of STORES) {
   })
 }
 
-for (const create of [createCallbackStore, createPromiseStore, createHandleStore]) {
+for (const create of [createCallbackStore, createFileHandleStore, createHandleStore]) {
   t.test(`${create.name}: fsync=group lets concurrent appends to one file share flushes`, async (t) => {
     const dir = t.testdir()
     const store = create({ dataPath: dir, sortSplitString: ' ', fsync: 'group' })

@@ -27,6 +27,9 @@ const ATTACK_PATHS = [
 const SERVERS = [...KINDS.map((kind) => ({ kind, framework: 'express' })),
   { kind: 'sync', framework: 'http' }, { kind: 'async-cluster', framework: 'http' }]
 
+// Three servers at a time: each test waits on its own server (the 408s on their timers) and has its own folder.
+t.jobs = 3
+
 for (const { kind, framework } of SERVERS) {
   t.test(`${kind} server on ${framework}`, async (t) => {
     const root = t.testdir({ data: {}, 'outside.txt': 'secret\n', outside: 'secret too\n' })
@@ -100,6 +103,7 @@ for (const { kind, framework } of SERVERS) {
       t.ok(ATTACK_KEYS.length >= 30)
       for (const key of ATTACK_KEYS) {
         t.equal((await get(key)).status, 400, `GET key=${key}`)
+        t.equal((await request(srv, { path: `/file?key=${key}` })).status, 400, `GET /file key=${key}`)
         t.equal((await put(key, 'pwned\n')).status, 400, `POST key=${key}`)
       }
       for (const [p, status] of ATTACK_PATHS) {

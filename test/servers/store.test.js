@@ -4,7 +4,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { createSyncStore, createCallbackStore, createPromiseStore, createHandleStore, sortPieces } = require('../../servers/lib/store')
+const { createSyncStore, ASYNC_STORES, sortPieces } = require('../../servers/lib/store')
 const { FIRST_READ_BYTES } = require('../../servers/lib/store-handle')
 const { isValidKey } = require('../../servers/lib/keys')
 const { checkFuse } = require('../../storage')
@@ -21,7 +21,7 @@ t.test('isValidKey allows only 1-64 of letters, digits, _ and -', async (t) => {
   for (const bad of ['', '.', '..', 'a/b', 'a.b', 'é', 'x'.repeat(65), ['a'], undefined, 'a\n']) t.notOk(isValidKey(bad), String(bad))
 })
 
-const STORES = [createSyncStore, createCallbackStore, createPromiseStore, createHandleStore]
+const STORES = [createSyncStore, ...Object.values(ASYNC_STORES)]
 
 for (const create of STORES) {
   t.test(`${create.name}: append then read; errors carry the HTTP status`, async (t) => {

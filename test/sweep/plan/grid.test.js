@@ -152,16 +152,16 @@ t.test('--aa sets or removes the A/A cell, and a bad one names the part that is 
 })
 
 t.test('storage latency, async API and io_uring are dimensions; moot ones are not run twice', { skip: checkFuse() }, async (t) => {
-  const plan = planSweep('sweep', ['--kinds=sync,async', '--nClients=4', '--ioDelay=off,1000', '--asyncApi=callback,promise',
+  const plan = planSweep('sweep', ['--kinds=sync,async', '--nClients=4', '--ioDelay=off,1000', '--asyncApi=callback,filehandle',
     '--uvUseIoUring=0,1', '--aa=off', '--rounds=1'])
   const cells = cellsOf(plan)
   t.same(cells.map((c) => c.id).sort(), [
-    'async-s1-c4-d1000-api-callback-iou0', 'async-s1-c4-d1000-api-callback-iou1', 'async-s1-c4-d1000-api-promise-iou0',
-    'async-s1-c4-d1000-api-promise-iou1', 'async-s1-c4-doff-api-callback-iou0', 'async-s1-c4-doff-api-callback-iou1',
-    'async-s1-c4-doff-api-promise-iou0', 'async-s1-c4-doff-api-promise-iou1',
+    'async-s1-c4-d1000-api-callback-iou0', 'async-s1-c4-d1000-api-callback-iou1', 'async-s1-c4-d1000-api-filehandle-iou0',
+    'async-s1-c4-d1000-api-filehandle-iou1', 'async-s1-c4-doff-api-callback-iou0', 'async-s1-c4-doff-api-callback-iou1',
+    'async-s1-c4-doff-api-filehandle-iou0', 'async-s1-c4-doff-api-filehandle-iou1',
     'sync-s1-c4-d1000-iou0', 'sync-s1-c4-d1000-iou1', 'sync-s1-c4-doff-iou0', 'sync-s1-c4-doff-iou1'], 'sync cells have no API')
-  const promise = cells.find((c) => c.id === 'async-s1-c4-d1000-api-promise-iou1')
-  t.match(promise, { ioDelay: 1000, ioDepth: 64, asyncApi: 'promise', uvUseIoUring: 1, config: { asyncApi: 'promise' } })
+  const filehandle = cells.find((c) => c.id === 'async-s1-c4-d1000-api-filehandle-iou1')
+  t.match(filehandle, { ioDelay: 1000, ioDepth: 64, asyncApi: 'filehandle', uvUseIoUring: 1, config: { asyncApi: 'filehandle' } })
   t.match(cells.find((c) => c.id === 'sync-s1-c4-doff-iou0'), { ioDelay: 'off', ioDepth: '', asyncApi: '' }, 'no queue depth without FUSE')
   t.same(planSweep('run', ['--ioDelay=0', '--ioDepth=1,8'], 'async').runs.map((r) => r.cell.id).sort(),
     ['async-s1-c5-d0-qd1', 'async-s1-c5-d0-qd8'], 'ioDepth is a dimension')
@@ -174,7 +174,7 @@ t.test('a bad ioDelay, ioDepth, asyncApi or uvUseIoUring exits 2 naming the fiel
     ['--ioDelay=slow', /^--ioDelay must be off or an integer number of µs/],
     ['--ioDepth=0', /^--ioDepth must be an integer from 1 to 4096, got "0"$/],
     ['--ioDepth=2.5', /^--ioDepth must be an integer from 1 to 4096, got "2.5"$/],
-    ['--asyncApi=threads', /^--asyncApi must be one of callback, promise, handle, got "threads"$/],
+    ['--asyncApi=threads', /^--asyncApi must be one of callback, promises, promisify, filehandle, handle, stream, read, got "threads"$/],
     ['--uvUseIoUring=yes', /^--uvUseIoUring must be 0 or 1, got "yes"$/]
   ]) {
     t.throws(() => planSweep('sweep', [arg]), { constructor: ConfigError, message }, arg)
