@@ -48,6 +48,8 @@ const STORAGE = ['cache', 'cold', 'delay']
  * @property {string} [cellKey] the report's cells carry it under this name, and group by it apart from the variants
  *   (an async cell's fs API)
  * @property {boolean} [historic] its column is in every summary.csv since the first (the others may be missing in older ones)
+ * @property {boolean} [quiet] its suffix only where a plan has two values or more (a config key that became a dimension: one
+ *   value given names no cell differently than before)
  */
 
 /**
@@ -111,6 +113,7 @@ const DIMENSIONS = {
     config: true,
     help: 'bytes each data file holds before the server starts (0: the client creates them empty)',
     suffix: 'fb',
+    quiet: true,
     variant: true,
     label: (v) => (v >= 1048576 && v % 1048576 === 0 ? `${v / 1048576} MiB files` : v >= 1024 && v % 1024 === 0 ? `${v / 1024} KiB files` : `${v} B files`)
   },
@@ -119,6 +122,7 @@ const DIMENSIONS = {
     config: true,
     help: 'requests in flight (= connections) per client process',
     suffix: 'cc',
+    quiet: true,
     variant: true,
     label: (v) => `${v} in flight per client process`
   },
@@ -127,6 +131,7 @@ const DIMENSIONS = {
     config: true,
     help: 'what a GET answers: sorted (GET /get, the file\'s text sorted) or bytes (GET /file, its bytes as read)',
     suffix: 'gb-',
+    quiet: true,
     text: true,
     variant: true
   },
@@ -269,6 +274,8 @@ const pick = (test, value) => Object.fromEntries(entries.filter(([, d]) => test(
 const VALIDATORS = pick(() => true, (d) => d.validate)
 /** The dimensions that add a suffix to a cell id, and the suffix. */
 const SUFFIXES = pick((d) => d.suffix !== undefined, (d) => d.suffix)
+/** The dimensions whose suffix a single value leaves out. */
+const QUIET = entries.filter(([, d]) => d.quiet).map(([name]) => name)
 /** The dimensions that are moot for some cells. */
 const MOOT = pick((d) => d.moot, (d) => d.moot)
 /** The dimensions that reach the server in its environment, and the variable. */
@@ -355,7 +362,7 @@ function valueLabel (name, value) {
 }
 
 module.exports = {
-  DIMENSIONS, VALIDATORS, SUFFIXES, MOOT, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, DIMENSION_COLUMNS, LINE_DIMENSIONS,
+  DIMENSIONS, VALIDATORS, SUFFIXES, QUIET, MOOT, ENV, CONFIG_KEYS, SUMMARY, TEXT_COLUMNS, VARIANTS, DIMENSION_COLUMNS, LINE_DIMENSIONS,
   CELL_KEYS, BALANCE, IO_DEPTH, RESULTS_FORMAT, OLDEST_FORMAT, PROFILE_FORMAT,
   usesDelayLayer, delayOrder, firstValues, shownDefaults, dimensionRow, serverEnv, valueLabel
 }

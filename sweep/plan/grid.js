@@ -5,7 +5,7 @@
 
 const { loadConfig, ConfigError, checked, oneOf } = require('../../lib/config')
 const { KINDS, KIND_NAMES, isMultiProcess, kindProblem, fsyncProblem } = require('../../lib/kinds')
-const { SUFFIXES, MOOT, CONFIG_KEYS, VALIDATORS, firstValues, usesDelayLayer, valueLabel } = require('../../lib/results/dimensions')
+const { SUFFIXES, QUIET, MOOT, CONFIG_KEYS, VALIDATORS, firstValues, usesDelayLayer, valueLabel } = require('../../lib/results/dimensions')
 const { aaCombos } = require('./aa')
 const { takeLists, cross } = require('./lists')
 const { planStorage, coldProblem } = require('./storage')
@@ -140,7 +140,9 @@ function planCells (preset, argv, runKind) {
   const placement = placementProblem({ hosts: options.hosts, rtts: grid.rtt, cpusets: grid.cpuset })
   if (placement) throw new ConfigError(placement)
   const { slice, notes } = planSlice(preset, lists, options.serverHost)
-  const optional = Object.keys(SUFFIXES).filter((d) => lists[d] || slice?.[d] || preset.lists[d] || (d === 'runtime' && preset.runtime))
+  const varied = (d) => new Set([...grid[d], ...(slice?.[d] ?? [])]).size > 1
+  const optional = Object.keys(SUFFIXES).filter((d) => (lists[d] || slice?.[d] || preset.lists[d] || (d === 'runtime' && preset.runtime)) &&
+    (!QUIET.includes(d) || varied(d)))
   const combos = [...cross(dims(grid)), ...(slice ? cross(dims({ ...grid, ...slice })) : [])]
   const base = Object.fromEntries(Object.keys(SUFFIXES).map((d) => [d, grid[d][0]]))
   const cells = new Map()
