@@ -37,9 +37,9 @@ t.test('the runner runs the unit group three at a time and the system group need
   t.same(plan(['system', '--need=guest']).runs.map((r) => r.files), [['test/storage/cgroup-v2.test.js']])
   t.same(plan(['system', '--coverage', '--need=user']).runs.map((r) => r.files), [['test/sweep/as-user.test.js']])
   for (const [args, message] of [
-    [[], /^use unit \[--coverage\], or system \[--need=alone\|load\|hosts\|user\|guest\] \[--coverage\]; got ""$/],
+    [[], /^use unit \[--coverage\], or system \[--need=alone\|load\|hosts\|user\|runtimes\|guest\] \[--coverage\]; got ""$/],
     [['all'], /; got "all"$/],
-    [['system', '--need=gpu'], /^--need must be one of alone, load, hosts, user, guest, got "gpu"$/],
+    [['system', '--need=gpu'], /^--need must be one of alone, load, hosts, user, runtimes, guest, got "gpu"$/],
     [['unit', '--need=alone'], /; got "--need=alone"$/],
     [['system', '--need=alone', '--need=load'], /; got "--need=load"$/],
     [['system', 'x'], /; got "x"$/]

@@ -14,6 +14,7 @@ const NEEDS = {
   load: { jobs: 1, about: 'minutes of load: kills and full disks mid-run, capacity searches' },
   hosts: { jobs: 1, about: 'hosts in network namespaces, reached over ssh' },
   user: { jobs: 1, about: 'another user (nobody) running the commands' },
+  runtimes: { jobs: 1, about: 'Bun and Deno, which setup downloads into .node-cache/' },
   guest: { jobs: 1, about: 'a guest kernel with cgroup v2 (User-mode Linux)' }
 }
 
@@ -29,9 +30,11 @@ const SYSTEM = {
   'test/sweep/capacity/search.test.js': 'alone',
   'test/sweep/chaos.test.js': 'load',
   'test/servers/disk-full.test.js': 'load',
+  'test/servers/lifecycle.test.js': 'load',
   'test/sweep/capacity/run.test.js': 'load',
   'test/sweep/hosts/remote.test.js': 'hosts',
   'test/sweep/as-user.test.js': 'user',
+  'test/servers/runtimes.test.js': 'runtimes',
   'test/storage/cgroup-v2.test.js': 'guest'
 }
 
