@@ -124,14 +124,21 @@ t.test('a cgroup with another process in it: exit 2, one line with what to run, 
 
 t.test('after SIGKILL of a cold sweep its guards remove its cells and put the run\'s shell back', { skip }, async (t) => {
   const long = COLD.map((a) => a.replace(/^--(rounds|maxRounds)=1$/, '--$1=50'))
-  const { out } = await guest('delegated', `${BEFORE}./run_benchmark.sh ${long.join(' ')} --results=/tmp/r >/tmp/sweep.out 2>&1 & p=$!; ` +
-    // A cell with the server in it (the plan's trial makes and removes one first, empty; the data set's writer runs
-    // in a cell and leaves it before the server comes): a cell that still holds a process 1 s later.
-    'served() { for c in $(find /sys/fs/cgroup -name "cbench-$p-[0-9]*"); do grep -q . "$c/cgroup.procs" 2>/dev/null && return 0; done; return 1; }; ' +
+  // The watcher waits for a cell with the server in it (the plan's trial makes and removes one first, empty; the data set's
+  // writer runs in a cell and leaves it before the server comes): one that still holds a process 1 s later; then it kills the
+  // run (its pid names the cell: cbench-PID-N) and waits for its cells to go. It runs in a cgroup of its own, made before the
+  // run starts: its polls (find, sleep) in the run's cgroup were processes not the run's, and the run refused to start when
+  // it looked at that moment (a CI run, 2026-11-28).
+  const watch = 'served() { for c in $(find /sys/fs/cgroup -name "cbench-*-[0-9]*"); do grep -q . "$c/cgroup.procs" 2>/dev/null && ' +
+    '{ p=$(basename "$c" | cut -d- -f2); return 0; }; done; return 1; }; ' +
     'i=0; while ! { served && sleep 1 && served; } && [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done; ' +
-    'echo "cell: $(served && echo served)"; sleep 2; kill -9 $p; ' +
-    'i=0; while [ -n "$(find /sys/fs/cgroup -name "cbench-*")" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done; ' + AFTER +
-    '; echo "sweep said:"; tail -n 8 /tmp/sweep.out')
+    'echo "cell: $(served && echo served)"; sleep 2; served && kill -9 $p; ' +
+    'i=0; while [ -n "$(find /sys/fs/cgroup -name "cbench-*")" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done'
+  const { out } = await guest('delegated', `${BEFORE}mkdir -p /sys/fs/cgroup/watcher; ` +
+    `sh -c 'echo $$ > /sys/fs/cgroup/watcher/cgroup.procs && exec sh -c "$1"' watcher '${watch}' >/tmp/watch.out 2>&1 & w=$!; ` +
+    'while ! grep -q . /sys/fs/cgroup/watcher/cgroup.procs; do :; done; ' +
+    `./run_benchmark.sh ${long.join(' ')} --results=/tmp/r >/tmp/sweep.out 2>&1; wait $w; cat /tmp/watch.out; ` + AFTER +
+    '; rmdir /sys/fs/cgroup/watcher; echo "sweep said:"; tail -n 8 /tmp/sweep.out')
   // Without a cell the sweep ended first: what it said (the guest's /tmp is its own) tells why.
   t.equal(field(out, 'cell'), 'served', `a cell was made, the server in it\n${out}`)
   t.equal(field(out, 'left'), '0', 'no cbench cgroup left')
