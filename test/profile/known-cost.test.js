@@ -98,6 +98,22 @@ async function profiledWindow (t, { child, port, spool, dir, withPerf }) {
   return { doc, tookUs, interference, steal, queued, figures }
 }
 
+// The CPUs kept out of their idle states while the test runs (a PM QoS request of 0 µs exit latency,
+// which holds while the file is open): idle CPUs poll instead of halting. On the AMD EPYC VM (cpuidle
+// driver haltpoll) a halted vCPU wakes late, and both samplers then over-weight the burn against the
+// waits around it: V8's stacks found 339-378 µs for ~319 taken over 5 runs (+6 to +18%), perf's 264
+// for 314 (-16%); with the CPUs held awake, 309-322 and 301-316 (4 runs each). Returns why it cannot.
+function holdCpusAwake (t) {
+  try {
+    const fd = fs.openSync('/dev/cpu_dma_latency', fs.constants.O_WRONLY)
+    fs.writeSync(fd, Buffer.alloc(4)) // an int32: 0
+    t.teardown(() => fs.closeSync(fd))
+    return null
+  } catch (err) {
+    return err.code
+  }
+}
+
 // Waits, for at most 5 s, for a second in which others took at most MAX of the CPU (as the sweep waits before a pass again).
 async function quietMachine () {
   for (const end = Date.now() + 5000; Date.now() < end;) {
@@ -106,6 +122,9 @@ async function quietMachine () {
     if (interferenceBetween(before, sampleMachine()).interference <= MAX) return
   }
 }
+
+const awake = holdCpusAwake(t)
+if (awake) t.comment(`the CPUs' idle states not held (/dev/cpu_dma_latency: ${awake}): on a VM whose idle vCPUs halt, the costs may come out 15% off`)
 
 for (const model of ['single', 'cluster']) {
   t.test(`a known 300 µs per request is found in burnFixedCost, ${model}`, async (t) => {
@@ -148,7 +167,7 @@ for (const model of ['single', 'cluster']) {
       // perf's whole sample against the servers' CPU as measured over the same window (the report's check; a switch to
       // sleep runs with interrupts off, where no sample lands, so it comes out a little low).
       const ratio = figures.sampledUs / figures.serverCpuUs
-      if (withPerf) t.ok(Math.abs(ratio - 1) <= 0.15, `perf sampled ${ratio.toFixed(2)} of the CPU measured, within ±15% (0.88-0.94 seen)`)
+      if (withPerf) t.ok(Math.abs(ratio - 1) <= 0.15, `perf sampled ${ratio.toFixed(2)} of the CPU measured, within ±15% (0.88-0.98 seen)`)
     }
     if (noPerf) t.comment(`perf: ${noPerf}`)
   })
