@@ -105,12 +105,37 @@ t.test('a cold cell measures in every layout and leaves the cgroups as they were
   }
 })
 
+// The refused run's guest: the subshell ends at once, its sleep belongs to init, not to the run or the shell that starts it;
+// then the command as said, its results in the guest's own /tmp rather than the checkout's results/.
+const refusedRun = () => guest('systemd', `${BEFORE}(sleep 600 &); ./run_benchmark.sh ${COLD.join(' ')} >/tmp/o 2>/tmp/e; echo "exit: $?"; ` +
+  `echo "lines: $(wc -l < /tmp/e)"; echo "stdout: $(wc -c < /tmp/o)"; echo "said: $(cat /tmp/e)"; ${AFTER}; ` +
+  'eval "$(sed -n "s/.* it works: //p" /tmp/e | sed "s|\'$| --results=/tmp/advised\'|")" >/dev/null 2>&1; echo "advised: $?"')
+
+// The SIGKILL run's guest. The watcher waits for a cell with the server in it (the plan's trial makes and removes one first,
+// empty; the data set's writer runs in a cell and leaves it before the server comes): one that still holds a process 1 s
+// later; then it kills the run (its pid names the cell: cbench-PID-N) and waits for its cells to go. It runs in a cgroup of
+// its own, made before the run starts: its polls (find, sleep) in the run's cgroup were processes not the run's, and the run
+// refused to start when it looked at that moment (a CI run, 2026-11-28).
+function killedRun () {
+  const long = COLD.map((a) => a.replace(/^--(rounds|maxRounds)=1$/, '--$1=50'))
+  const watch = 'served() { for c in $(find /sys/fs/cgroup -name "cbench-*-[0-9]*"); do grep -q . "$c/cgroup.procs" 2>/dev/null && ' +
+    '{ p=$(basename "$c" | cut -d- -f2); return 0; }; done; return 1; }; ' +
+    'i=0; while ! { served && sleep 1 && served; } && [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done; ' +
+    'echo "cell: $(served && echo served)"; sleep 2; served && kill -9 $p; ' +
+    'i=0; while [ -n "$(find /sys/fs/cgroup -name "cbench-*")" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done'
+  return guest('delegated', `${BEFORE}mkdir -p /sys/fs/cgroup/watcher; ` +
+    `sh -c 'echo $$ > /sys/fs/cgroup/watcher/cgroup.procs && exec sh -c "$1"' watcher '${watch}' >/tmp/watch.out 2>&1 & w=$!; ` +
+    'while ! grep -q . /sys/fs/cgroup/watcher/cgroup.procs; do :; done; ' +
+    `./run_benchmark.sh ${long.join(' ')} --results=/tmp/r >/tmp/sweep.out 2>&1; wait $w; cat /tmp/watch.out; ` + AFTER +
+    '; rmdir /sys/fs/cgroup/watcher; echo "sweep said:"; tail -n 8 /tmp/sweep.out')
+}
+
+// The two runs' guests side by side (each has one CPU), started by the first of the two tests to run.
+let refusedAndKilled
+const bothRuns = () => (refusedAndKilled ??= Promise.all([refusedRun(), killedRun()]))
+
 t.test('a cgroup with another process in it: exit 2, one line with what to run, no data written; what it says works', { skip }, async (t) => {
-  // The subshell ends at once: its sleep belongs to init, not to the run or the shell that starts it.
-  const { out } = await guest('systemd', `${BEFORE}(sleep 600 &); ./run_benchmark.sh ${COLD.join(' ')} >/tmp/o 2>/tmp/e; echo "exit: $?"; ` +
-    `echo "lines: $(wc -l < /tmp/e)"; echo "stdout: $(wc -c < /tmp/o)"; echo "said: $(cat /tmp/e)"; ${AFTER}; ` +
-    // The command as said, its results in the guest's own /tmp rather than the checkout's results/.
-    'eval "$(sed -n "s/.* it works: //p" /tmp/e | sed "s|\'$| --results=/tmp/advised\'|")" >/dev/null 2>&1; echo "advised: $?"')
+  const [{ out }] = await bothRuns()
   t.equal(field(out, 'exit'), '2', out)
   t.equal(field(out, 'lines'), '1', 'one line')
   t.equal(field(out, 'stdout'), '0', 'nothing on stdout')
@@ -123,22 +148,7 @@ t.test('a cgroup with another process in it: exit 2, one line with what to run, 
 })
 
 t.test('after SIGKILL of a cold sweep its guards remove its cells and put the run\'s shell back', { skip }, async (t) => {
-  const long = COLD.map((a) => a.replace(/^--(rounds|maxRounds)=1$/, '--$1=50'))
-  // The watcher waits for a cell with the server in it (the plan's trial makes and removes one first, empty; the data set's
-  // writer runs in a cell and leaves it before the server comes): one that still holds a process 1 s later; then it kills the
-  // run (its pid names the cell: cbench-PID-N) and waits for its cells to go. It runs in a cgroup of its own, made before the
-  // run starts: its polls (find, sleep) in the run's cgroup were processes not the run's, and the run refused to start when
-  // it looked at that moment (a CI run, 2026-11-28).
-  const watch = 'served() { for c in $(find /sys/fs/cgroup -name "cbench-*-[0-9]*"); do grep -q . "$c/cgroup.procs" 2>/dev/null && ' +
-    '{ p=$(basename "$c" | cut -d- -f2); return 0; }; done; return 1; }; ' +
-    'i=0; while ! { served && sleep 1 && served; } && [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done; ' +
-    'echo "cell: $(served && echo served)"; sleep 2; served && kill -9 $p; ' +
-    'i=0; while [ -n "$(find /sys/fs/cgroup -name "cbench-*")" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i+1)); done'
-  const { out } = await guest('delegated', `${BEFORE}mkdir -p /sys/fs/cgroup/watcher; ` +
-    `sh -c 'echo $$ > /sys/fs/cgroup/watcher/cgroup.procs && exec sh -c "$1"' watcher '${watch}' >/tmp/watch.out 2>&1 & w=$!; ` +
-    'while ! grep -q . /sys/fs/cgroup/watcher/cgroup.procs; do :; done; ' +
-    `./run_benchmark.sh ${long.join(' ')} --results=/tmp/r >/tmp/sweep.out 2>&1; wait $w; cat /tmp/watch.out; ` + AFTER +
-    '; rmdir /sys/fs/cgroup/watcher; echo "sweep said:"; tail -n 8 /tmp/sweep.out')
+  const [, { out }] = await bothRuns()
   // Without a cell the sweep ended first: what it said (the guest's /tmp is its own) tells why.
   t.equal(field(out, 'cell'), 'served', `a cell was made, the server in it\n${out}`)
   t.equal(field(out, 'left'), '0', 'no cbench cgroup left')
