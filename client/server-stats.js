@@ -112,9 +112,10 @@ function mergeServerStats (docs) {
   for (const doc of docs) {
     for (const p of doc.processes) {
       const m = byPid.get(p.pid) ?? { pid: p.pid, role: p.role, node: p.node, runtime: p.runtime, requests: 0, windowMs: 0, busyMs: 0,
-        cpuUs: { user: 0, system: 0 }, delays: [], maxRssKiB: 0 }
+        cpuUs: { user: 0, system: 0 }, delays: [], maxRssKiB: 0, windowRssKiB: 0 }
       m.requests += p.requests
       m.maxRssKiB = Number.isFinite(p.maxRssKiB) && m.maxRssKiB !== null ? Math.max(m.maxRssKiB, p.maxRssKiB) : null // null: not told
+      m.windowRssKiB = Number.isFinite(p.windowRssKiB) && m.windowRssKiB !== null ? Math.max(m.windowRssKiB, p.windowRssKiB) : null
       m.windowMs += p.windowMs
       m.busyMs += p.utilization === null ? NaN : p.utilization * p.windowMs // null: a runtime without the figure
       m.cpuUs.user += p.cpuUs.user

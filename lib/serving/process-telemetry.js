@@ -22,9 +22,16 @@ function createMonitor (role) {
   const profiler = createProfiler()
   const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS })
   delay.enable()
-  let since, sinceNs, elu, cpu, requests
+  let since, sinceNs, elu, cpu, requests, rssBytes
+  // The most memory resident in the window: sampled every 50 ms and at its end (a read of /proc/self/stat; the lifetime
+  // maxRSS keeps the start-up's peak, the same for every cell a server serves).
+  const rss = typeof process.memoryUsage.rss === 'function' ? process.memoryUsage.rss : () => process.memoryUsage().rss
+  const sampleRss = () => { rssBytes = Math.max(rssBytes, rss()) }
+  setInterval(sampleRss, 50).unref()
   const reset = () => {
     delay.reset()
+    rssBytes = 0
+    sampleRss()
     since = performance.now()
     sinceNs = process.hrtime.bigint()
     elu = performance.eventLoopUtilization()
@@ -40,6 +47,7 @@ function createMonitor (role) {
     // utilization stays 0/0: null there, not a figure to compare with Node's.
     const hasDelay = delay.count > 0 && !process.versions.bun && !process.versions.deno
     const loop = performance.eventLoopUtilization(elu)
+    sampleRss()
     return {
       pid: process.pid,
       role,
@@ -54,6 +62,7 @@ function createMonitor (role) {
       cpuUs: { user, system },
       // The most memory the process has held since it started (KiB), where the runtime tells.
       maxRssKiB: typeof process.resourceUsage === 'function' ? process.resourceUsage().maxRSS : null,
+      windowRssKiB: Math.round(rssBytes / 1024),
       eventLoopDelayUs: {
         min: hasDelay ? us(delay.min) : null,
         mean: hasDelay ? us(delay.mean) : null,

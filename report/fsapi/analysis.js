@@ -96,7 +96,7 @@ function fsApiAnalysis (cells, verdicts, why) {
       opsPerSec: median(cell, 'opsPerSec'),
       cpuUs: telemetry(cell, 'serverCpuPerReqUs'),
       p99Us: median(cell, 'getP99'),
-      peakRssKiB: Math.max(...cell.valid.map((r) => r.serverPeakRssKiB).filter(Number.isFinite)),
+      peakRssKiB: Math.max(...cell.valid.map((r) => r.serverWindowRssKiB).filter(Number.isFinite)),
       trips: sync ? 0 : Number.isFinite(trips) ? trips : null,
       shares: { malloc: share('malloc'), gc: share('gc'), callbacks: share('callbacks') },
       vsCallback: sync || cell.api === 'callback' ? null : { ops: verdict('api', 'opsPerSec', cell.id), cpu: verdict('api', 'serverCpuPerReqUs', cell.id) },

@@ -6,7 +6,7 @@ const { html } = require('../../lib/html-template')
 const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 const HEAD = ['idiom', 'file', 'storage', 'in flight', 'runtime', 'ops/s', 'ops/s vs callback', 'ops/s vs readFileSync', 'CPU µs/req',
-  'model µs/req', 'CPU vs callback', 'GET p99 ms', 'peak RSS MiB', 'pool trips/req', 'malloc / GC / promises % CPU', 'verdict']
+  'model µs/req', 'CPU vs callback', 'GET p99 ms', 'RSS MiB', 'pool trips/req', 'malloc / GC / promises % CPU', 'verdict']
 
 const size = (b) => (b >= 1048576 ? `${b / 1048576} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`)
 const fixed = (v, digits) => (Number.isFinite(v) ? v.toFixed(digits) : '–')

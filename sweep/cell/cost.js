@@ -59,13 +59,15 @@ function serverFigures (stats) {
     fairness: round(fairness, 4),
     serverCpuPerReqUs: requests > 0 ? round(cpuUs / requests, 1) : undefined,
     // The largest serving process's peak memory so far (KiB).
-    serverPeakRssKiB: serving.every((p) => finite(p.maxRssKiB)) && serving.length > 0 ? Math.max(...serving.map((p) => p.maxRssKiB)) : undefined
+    serverPeakRssKiB: serving.every((p) => finite(p.maxRssKiB)) && serving.length > 0 ? Math.max(...serving.map((p) => p.maxRssKiB)) : undefined,
+    // The largest serving process's most memory resident in the round's windows (KiB).
+    serverWindowRssKiB: serving.every((p) => finite(p.windowRssKiB)) && serving.length > 0 ? Math.max(...serving.map((p) => p.windowRssKiB)) : undefined
   }
 }
 
 /**
  * The columns serverRequests, eldP50Us, eldP99Us, meanUtilization, workerShares, fairness,
- * clientCpuPerReqUs, serverCpuPerReqUs, serverPeakRssKiB and clientBound of a run; a missing figure is left out.
+ * clientCpuPerReqUs, serverCpuPerReqUs, serverPeakRssKiB, serverWindowRssKiB and clientBound of a run; a missing figure is left out.
  * clientBound is judged on the rounded figures, as summary.csv shows them.
  * @param {object|null} json the client's --json document
  * @returns {object}

@@ -103,3 +103,26 @@ for (const kind of KINDS) {
     t.equal(JSON.parse((await request(srv, { path: '/_stats' })).body).totals.requests, 0, 'reset starts a new window')
   })
 }
+
+t.test('the memory of a window: its most resident, a buffer held and freed within it counted, not in the window after', async (t) => {
+  require('node:v8').setFlagsFromString('--expose-gc')
+  const gc = require('node:vm').runInNewContext('gc') // frees the buffer's memory now (an mmap'ed block goes back at once)
+  const monitor = createMonitor('single')
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+  monitor.reset()
+  const quiet = monitor.snapshot().windowRssKiB
+  monitor.reset()
+  const held = [Buffer.alloc(256 * 1024 * 1024, 1)] // touched: 256 MiB resident
+  await sleep(200) // sampled every 50 ms
+  held.pop()
+  gc()
+  for (let k = 0; k < 20 && process.memoryUsage.rss() > (quiet + 100 * 1024) * 1024; k++) await sleep(50) // freed a moment later
+  const during = monitor.snapshot().windowRssKiB
+  const atEnd = Math.round(process.memoryUsage.rss() / 1024)
+  t.ok(during - quiet > 200 * 1024, `a window that held 256 MiB: ${during} KiB against ${quiet}`)
+  t.ok(atEnd < during - 200 * 1024, `its most, not what is left at its end (${atEnd} KiB)`)
+  monitor.reset()
+  await sleep(120)
+  const after = monitor.snapshot().windowRssKiB
+  t.ok(after < during - 200 * 1024, `the window after: ${after} KiB`)
+})

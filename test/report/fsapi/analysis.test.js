@@ -16,7 +16,7 @@ function cell (idiom, bytes, cpuUs, ops = 1000) {
   const id = `${sync ? 'sync' : 'async'}-fb${bytes}${sync ? '' : `-api-${idiom}`}`
   return {
     id, kind: sync ? 'sync' : 'async', api: sync ? '' : idiom, nServers: 1,
-    valid: [{ fileBytes: bytes, ioDelay: 'off', nClients: 2, concurrency: 32, runtime: 'node-v20.20.2', serverPeakRssKiB: 51200 + bytes / 1024 }],
+    valid: [{ fileBytes: bytes, ioDelay: 'off', nClients: 2, concurrency: 32, runtime: 'node-v20.20.2', serverWindowRssKiB: 51200 + bytes / 1024 }],
     ci: { opsPerSec: { median: ops }, getP99: { median: 1500 } },
     telemetry: { serverCpuPerReqUs: cpuUs }
   }

@@ -29,6 +29,15 @@ t.test('a cluster run: worst worker delay, shares and fairness, and CPU per requ
   })
 })
 
+t.test('memory: the largest serving process\'s, the primary left out; empty where a process did not tell', async (t) => {
+  const mem = (p, maxRssKiB, windowRssKiB) => ({ ...p, maxRssKiB, windowRssKiB })
+  const stats = summarize('async-cluster', [mem(proc('primary', 0, 0.01, 20000, 1, 2), 900000, 800000),
+    mem(proc('worker', 500, 0.5, 1000, 1, 2), 135000, 70000), mem(proc('worker', 500, 0.5, 1000, 1, 2), 120000, 90000)])
+  t.match(costFigures(clientJson(stats)), { serverPeakRssKiB: 135000, serverWindowRssKiB: 90000 })
+  const untold = summarize('sync', [mem(proc('single', 10, 0.5, 1000, 1, 2), null, null)])
+  t.match(costFigures(clientJson(untold)), { serverPeakRssKiB: undefined, serverWindowRssKiB: undefined })
+})
+
 t.test('failed requests count in the client\'s CPU per request', async (t) => {
   const stats = summarize('sync', [proc('single', 1000, 0.5, 100000, 10, 20)])
   t.match(costFigures(clientJson(stats, { completed: 900, failed: 100, cpuUs: 300000 })),
