@@ -11,6 +11,7 @@ const { addSpectra } = require('./data/spectra')
 const { readProfile } = require('./data/profile')
 const { analyse } = require('./analysis')
 const { reportCharts } = require('./charts/figures')
+const { fsApiCharts } = require('./fsapi/chart')
 const { OUTPUTS, flamePages } = require('./outputs')
 const { renderCapacityReport } = require('./capacity/capacity')
 const { wantsHelp, entryHelp } = require('../lib/entry-help')
@@ -30,7 +31,7 @@ function renderReport (dir) {
   const cells = all.filter((c) => !c.aa) // A/A cells only ever enter the calibration
   const profile = results.format === 'sweep' ? readProfile(dir) : null
   const analysis = results.format === 'sweep' ? analyse(results, all, cells, profile) : null
-  const charts = reportCharts(results, cells, analysis)
+  const charts = [...reportCharts(results, cells, analysis), ...fsApiCharts(results.env, analysis?.fsapi)]
   const flames = analysis?.why ? flamePages(dir, profile, analysis.why) : []
   const r = { dir, results, all, cells, profile, analysis, charts, flames }
   return OUTPUTS.filter((o) => o.when(r)).flatMap((o) => o.render(r)).map(([name, content]) => {

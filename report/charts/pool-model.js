@@ -34,4 +34,4 @@ function poolModelChart ({ title, env, pool }) {
   }, { width: 720, height: 560 })
 }
 
-module.exports = { poolModelChart }
+module.exports = { poolModelChart, niceBelow, niceAbove }

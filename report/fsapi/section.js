@@ -2,7 +2,7 @@
 // Which fs API a file server should use (report/fsapi/analysis.js): fsapi.md beside the report and the report's section, one
 // table of idiom × file size × storage with each idiom against callback readFile and readFileSync, and the model's fit.
 
-const { html } = require('../../lib/html-template')
+const { html, raw } = require('../../lib/html-template')
 const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 const HEAD = ['idiom', 'file', 'storage', 'in flight', 'runtime', 'ops/s', 'ops/s vs callback', 'ops/s vs readFileSync', 'CPU µs/req',
@@ -27,7 +27,8 @@ const modelled = (m) => (m ? `${fixed(m.cpuUs, 1)} ${m.fitted ? '(fitted)' : `($
 function cellsOf (r) {
   return [r.idiom, size(r.bytes), r.storage, String(r.inFlight), runtimeLabel(r.runtime), fixed(r.opsPerSec, 0), ratio(r.vsCallback?.ops),
     ratio(r.vsSync?.ops), fixed(r.cpuUs, 1), modelled(r.model),
-    ratio(r.vsCallback?.cpu), fixed(r.p99Us / 1000, 2), fixed(r.peakRssKiB / 1024, 0), fixed(r.trips, 1), shares(r.shares), verdictOf(r)]
+    ratio(r.vsCallback?.cpu), fixed(r.p99Us / 1000, 2), fixed(r.peakRssKiB === null ? null : r.peakRssKiB / 1024, 0), fixed(r.trips, 1),
+    shares(r.shares), verdictOf(r)]
 }
 
 /** The findings: the model per Node and storage, and where it misses. */
@@ -62,6 +63,7 @@ function fsApiMarkdown (fsapi, env) {
   const lines = ['# Which fs API should a file server use?', '', `\`./run_benchmark.sh ${env.argv.join(' ')}\``, '',
     `${env.cpus} cores (${env.cpuModel ?? 'CPU model not recorded'}), ${env.serverRuntimes.map(runtimeLabel).join(', ')}, ` +
     `load average ${env.loadAverage?.[0] ?? '?'} at the start (${env.startedAt}).`, '', ...fsApiFindings(fsapi).map((l) => `- ${l}`), '',
+    ...(fsapi.rows.some((r) => r.model) ? ['![CPU per request measured against the model](charts/fsapi-model.svg)', ''] : []),
     `| ${HEAD.join(' | ')} |`, `|${HEAD.map(() => '---').join('|')}|`, ...fsapi.rows.map((r) => `| ${cellsOf(r).join(' | ')} |`), '', MODEL_TEXT]
   return lines.join('\n') + '\n'
 }
@@ -69,12 +71,14 @@ function fsApiMarkdown (fsapi, env) {
 /**
  * The report's section.
  * @param {object|null} fsapi
+ * @param {{ file: string, title: string, svg: string }} [chart] the model's (report/fsapi/chart.js)
  * @returns {object|string}
  */
-function fsApiSection (fsapi) {
+function fsApiSection (fsapi, chart) {
   if (!fsapi) return ''
   return html`<section id="fsapi"><h2>Which fs API for a file server</h2>
     <ul>${fsApiFindings(fsapi).map((l) => html`<li>${l}</li>`)}</ul>
+    ${chart && html`<figure id="${chart.file}" aria-label="${chart.title}">${raw(chart.svg)}</figure>`}
     <div class="scroll"><table class="fsapi"><thead><tr>${HEAD.map((h) => html`<th>${h}</th>`)}</tr></thead>
     <tbody>${fsapi.rows.map((r) => html`<tr>${cellsOf(r).map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table></div>
     <p class="note">${MODEL_TEXT}</p></section>`

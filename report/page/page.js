@@ -98,7 +98,7 @@ ${analysis && firstScreen({ ...analysis, run: analysis.runNote }, section(charts
 ${analysis && storageAnswerSection(analysis.crossover, section(charts, 'crossover'), env)}
 ${analysis && storageSection(analysis.storage, env)}
 ${analysis?.pool && threadpoolSection(analysis.pool, section(charts, 'threadpool')[0])}
-${analysis?.fsapi && fsApiSection(analysis.fsapi)}
+${analysis?.fsapi && fsApiSection(analysis.fsapi, section(charts, 'fsapi')[0])}
 ${analysis && answersSection(results, cells, analysis)}${analysis?.why && whySection(analysis.why, section(charts, 'why'), flames)}
 ${excludedRuns(results)}
 ${analysis && runSection(analysis.run, section(charts, 'run')[0], env.options?.maxInterference ?? MAX_INTERFERENCE)}

@@ -5,18 +5,19 @@
 const t = require('tap')
 const { fsApiAnalysis, leastSquares } = require('../../../report/fsapi/analysis')
 const { fsApiMarkdown } = require('../../../report/fsapi/section')
+const { fsApiModelChart } = require('../../../report/fsapi/chart')
 
 const SIZES = [1024, 16384, 262144, 4194304]
 // Trips per GET as libuv makes them for fs.readFile (open, fstat, a read per 512 KiB, close); the stream's are its own.
 const TRIPS = { callback: (b) => 3 + Math.ceil(b / 524288), stream: (b) => 3 + Math.ceil(b / 65536) }
 
 // A summarised cell as report/stats/cell-stats.js leaves it, its CPU per request given.
-function cell (idiom, bytes, cpuUs, ops = 1000) {
+function cell (idiom, bytes, cpuUs, ops = 1000, concurrency = 32) {
   const sync = idiom === 'readFileSync'
-  const id = `${sync ? 'sync' : 'async'}-fb${bytes}${sync ? '' : `-api-${idiom}`}`
+  const id = `${sync ? 'sync' : 'async'}-fb${bytes}${concurrency === 32 ? '' : `-cc${concurrency}`}${sync ? '' : `-api-${idiom}`}`
   return {
     id, kind: sync ? 'sync' : 'async', api: sync ? '' : idiom, nServers: 1,
-    valid: [{ fileBytes: bytes, ioDelay: 'off', nClients: 2, concurrency: 32, runtime: 'node-v20.20.2', serverWindowRssKiB: 51200 + bytes / 1024 }],
+    valid: [{ fileBytes: bytes, ioDelay: 'off', nClients: 2, concurrency, runtime: 'node-v20.20.2', serverWindowRssKiB: 51200 + bytes / 1024 }],
     ci: { opsPerSec: { median: ops }, getP99: { median: 1500 } },
     telemetry: { serverCpuPerReqUs: cpuUs }
   }
@@ -35,14 +36,19 @@ t.test('the model recovers CPU per request from trips and bytes, and names the c
       trips.set(c.id, TRIPS[idiom](b))
     }
   }
+  // 4 in flight, at 16 KiB only: predicted by the model of its Node and storage.
+  const few = cell('callback', 16384, cost(TRIPS.callback(16384), 16384), 1000, 2)
+  cells.push(few)
+  trips.set(few.id, TRIPS.callback(16384))
   const why = { cells: [...trips].map(([id, n]) => ({ id, waits: { poolTrips: { estimate: n } }, sampled: { estimate: 200 },
     categories: { malloc: { estimate: 10 }, gc: { estimate: 30 }, callbacks: { estimate: 50 } } })) }
   const fsapi = fsApiAnalysis(cells, [], why)
   t.equal(fsapi.models.length, 1, 'one model: one Node, one storage')
+  t.match(fsapi.rows.find((r) => r.id === few.id).model, { fitted: false }, '4 in flight: predicted')
   const [m] = fsapi.models
   t.same([m.fixedUs, m.perTripUs, m.perMiBUs].map((v) => Math.round(v * 100) / 100), [40, 6, 300], 'its costs, from the 1 KiB and 4 MiB cells')
   t.same(m.fittedOn, [1024, 4194304])
-  t.equal(fsapi.predicted, 6, 'the 16 and 256 KiB cells predicted')
+  t.equal(fsapi.predicted, 7, 'the 16 and 256 KiB cells predicted')
   t.same(fsapi.missed, ['async-fb16384-api-stream'], 'the one cell costing more than its trips and bytes')
   const row = fsapi.rows.find((r) => r.id === 'async-fb262144-api-callback')
   t.ok(Math.abs(row.model.miss) < 1e-9, 'a cell the model holds is predicted exactly')
@@ -51,7 +57,12 @@ t.test('the model recovers CPU per request from trips and bytes, and names the c
   const md = fsApiMarkdown(fsapi, { argv: ['fsapi'], cpus: 2, cpuModel: 'AMD EPYC', serverRuntimes: ['node-v20.20.2'], loadAverage: [0.5], startedAt: 'then' })
   const line = md.split('\n').find((l) => l.startsWith('| callback | 256 KiB |'))
   t.equal(line, '| callback | 256 KiB | page cache | 64 | Node v20.20.2 | 1000 | – | – | 139.0 | 139.0 (0%) | – | 1.50 | 50 | 4.0 | 5 / 15 / 25 | – |')
-  t.match(md, /CPU per request ≈ 40\.0 µs \+ 6\.00 µs per pool trip \+ 300 µs per MiB read \(fitted on the 1 KiB and 4 MiB files, 6 cells\)/)
+  t.match(md, /!\[CPU per request measured against the model\]\(charts\/fsapi-model\.svg\)/, 'the chart, linked')
+  const svg = fsApiModelChart({ title: 'model', env: { cpus: 2, serverRuntimes: ['node-v20.20.2'] }, fsapi })
+  const idioms = ['readFileSync', 'callback', 'stream']
+  t.same(idioms.filter((idiom) => svg.includes(`>${idiom}<`)), idioms, 'a legend entry per idiom')
+  t.match(md, /Node v20\.20\.2, page cache: CPU per request ≈ 40\.0 µs \+ 6\.00 µs per pool trip \+ 300 µs per MiB read \(fitted on /)
+  t.match(md, /\(fitted on the 1 KiB and 4 MiB files, 6 cells\)/)
 })
 
 t.test('an idiom is judged against callback and against readFileSync the right way round', async (t) => {
