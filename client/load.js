@@ -98,6 +98,7 @@ function createEngine ({ config, index, runId }, ack) {
     if (kind === null && slot.type === 'GET' && getCheck !== null) kind = getCheck.judge(slot.key, body, length)
     if (kind !== null) {
       phase.failed++
+      phase.kinds[kind] = (phase.kinds[kind] ?? 0) + 1
       recordError(rec, kind)
     } else {
       recordLatency(rec, us)
@@ -128,7 +129,7 @@ function createEngine ({ config, index, runId }, ack) {
       return new Promise((resolve) => {
         phase = {
           rate: config.rate, lateNs: BigInt(LATE_MS * 1e6), ...def,
-          next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, late: 0, free: [...slots], t0, resolve
+          next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, kinds: {}, late: 0, free: [...slots], t0, resolve
         }
         if (def.from === def.to) resolve(0)
         else if (def.open) tick()
@@ -136,6 +137,7 @@ function createEngine ({ config, index, runId }, ack) {
       })
     },
     late: () => phase.late,
+    failures: () => ({ ...phase?.kinds }), // the last phase's failed operations by kind
     progress: () => (phase === null ? 0 : phase.finished - phase.from),
     reopened: () => slots.reduce((n, slot) => n + Math.max(0, slot.conn.opened - 1), 0),
     drop: () => { for (const slot of slots) slot.conn.drop() },
@@ -151,8 +153,9 @@ function createEngine ({ config, index, runId }, ack) {
  * @param {{ config: object, index: number, runId: string }} task index is 1..nClients
  * @returns {{ run(name: 'create'|'warm'|'measure', t0?: bigint): Promise<number>,
  *   window(from: number, to: number, t0: bigint): Promise<number>, settle(keep: boolean): void, result(): object, take(): object,
- *   close(): void, progress(): number, announced(): string|null, expect(expected: object): void }} run's t0: when the phase started (hrtime),
- *   the origin of the open-loop schedule; both resolve with the operations that failed; window: measured operations from..to-1 into pending records, which
+ *   close(): void, progress(): number, failures(): object, announced(): string|null, expect(expected: object): void }}
+ *   run's t0: when the phase started (hrtime), the origin of the open-loop schedule; both resolve with the operations that
+ *   failed (failures: the last phase's by kind); window: measured operations from..to-1 into pending records, which
  *   settle keeps (adds to the measured ones) or drops; result's reconnects: connections opened again
  *   since the measured phase (or the first window) began; expect: what the GETs after it must answer
  *   ({ sizes, readData }, client/get-check.js)
@@ -204,6 +207,7 @@ function createClient ({ config, index, runId }) {
       return taken
     },
     progress: engine.progress,
+    failures: engine.failures,
     announced: engine.announced,
     expect: engine.expect,
     result: () => ({

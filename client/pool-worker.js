@@ -14,7 +14,7 @@ const now = process.hrtime.bigint
  *   phase { cell, phase }: create or warm; answers { failed, announced }
  *   expect { cell, expected }: what the cell's GETs must answer from now on (client/get-check.js)
  *   window { cell, from, to, t0 }: measured operations from..to-1, the open loop's origin t0
- *     (hrtime as text); answers { failed, endedAt, cpuUs }
+ *     (hrtime as text); answers { failed, failures (by kind), endedAt, cpuUs }
  *   probe { cell, rate, seconds, t0, lateMs? }: a capacity probe of `seconds` at `rate` (client/load.js probe);
  *     answers { failed, late, sent, slices, endedAt }
  *   settle { keep }: every cell's pending windows kept or dropped
@@ -35,7 +35,7 @@ function serve () {
     window: async ({ cell, from, to, t0 }) => {
       const cpu = process.cpuUsage()
       const failed = await clients.get(cell).window(from, to, BigInt(t0))
-      return { failed, endedAt: String(now()), cpuUs: process.cpuUsage(cpu) }
+      return { failed, failures: clients.get(cell).failures(), endedAt: String(now()), cpuUs: process.cpuUsage(cpu) }
     },
     probe: async ({ cell, rate, seconds, t0, to, lateMs }) => ({
       ...await clients.get(cell).probe(0, to, BigInt(t0), rate, seconds, lateMs), sent: to, endedAt: String(now())

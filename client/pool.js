@@ -48,8 +48,8 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
     expect: (cell, n, expected) => each(n, { op: 'expect', cell, expected }),
     /**
      * One window: operations from..to-1 of each of the cell's n processes, started together.
-     * @returns {Promise<{ wallUs: number, wallsUs: number[], failed: number, cpuUs: Array<{ user: number, system: number }> }>}
-     *   wall time to the last process's end, and to each one's; the operations that failed; each process's CPU time
+     * @returns {Promise<{ wallUs: number, wallsUs: number[], failed: number, failures: object, cpuUs: Array<{ user: number, system: number }> }>}
+     *   wall time to the last process's end, and to each one's; the operations that failed, and how many of each kind; each process's CPU time
      */
     window: async (cell, n, from, to) => {
       const t0 = process.hrtime.bigint()
@@ -58,6 +58,10 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
         wallUs: Number(lastEnd(replies, t0) - t0) / 1000,
         wallsUs: replies.map((r) => Number(BigInt(r.endedAt) - t0) / 1000),
         failed: replies.reduce((a, r) => a + r.failed, 0),
+        failures: replies.reduce((all, r) => {
+          for (const [kind, n] of Object.entries(r.failures ?? {})) all[kind] = (all[kind] ?? 0) + n
+          return all
+        }, {}),
         cpuUs: replies.map((r) => r.cpuUs)
       }
     },

@@ -77,7 +77,10 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const { heldUs: poolHeldUs, boundUs: poolBoundUs } = poolWork?.() ?? {}
   const { stats: doc } = reset === null ? await readServerStats(client, undefined, c.agent) : { stats: null }
   c.done++
-  if (w.failed > 0) c.failed = `${w.failed} of ${size * cell.nClients} requests failed in a window (${where})`
+  if (w.failed > 0) {
+    const kinds = Object.entries(w.failures ?? {}).sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${n} ${kind}`).join(', ')
+    c.failed = `${w.failed} of ${size * cell.nClients} requests failed in a window (${where})${kinds && `: ${kinds}`}`
+  }
   return { c, pass, ops: size * cell.nClients, failed: w.failed, wallUs: Math.round(w.wallUs), wallsUs: w.wallsUs, cpuUs: w.cpuUs, doc, startNs, endNs, cpuNs,
     poolHeldUs, poolBoundUs }
 }

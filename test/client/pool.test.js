@@ -10,7 +10,7 @@ const { openPool, PoolError } = require('../../client/pool')
 const { loadConfig } = require('../../lib/config')
 const { decodeBitset } = require('../../client/ledger')
 const { verifyFiles, fileSizes } = require('../../client/verify')
-const { startServer } = require('../fixtures/server')
+const { startServer, stopChild } = require('../fixtures/server')
 
 async function setup (t, kind = 'sync') {
   const dataPath = t.testdir()
@@ -48,6 +48,17 @@ t.test('windows run each cell\'s next operations; kept windows are taken, droppe
   await pool.settle(true)
   t.same((await pool.take('cell', 2)).map(count), [10, 10], 'take starts the records afresh')
   t.ok(pool.alive())
+})
+
+t.test('a window says what failed, by kind, over its processes', async (t) => {
+  const { pool, config, srv } = await setup(t)
+  await pool.open('cell', config, 'abcd1234')
+  await pool.phase('cell', 2, 'create')
+  t.same((await pool.window('cell', 2, 0, 10)).failures, {}, 'none')
+  await stopChild(srv)
+  const w = await pool.window('cell', 2, 10, 20)
+  t.equal(w.failed, 20)
+  t.equal(Object.values(w.failures).reduce((a, b) => a + b, 0), 20, `every failure has its kind: ${JSON.stringify(w.failures)}`)
 })
 
 t.test('a pool process that dies fails what is asked of it, and the pool says it is not alive', async (t) => {

@@ -8,12 +8,12 @@ const t = require('tap')
 const { runPasses } = require('../../../sweep/interleaved/passes')
 
 // A pool whose windows take `ms` and fail `failed` operations; `settled` records keep/drop.
-function fakePool ({ ms = 1, failed = 0, hang = () => false } = {}) {
+function fakePool ({ ms = 1, failed = 0, failures, hang = () => false } = {}) {
   const pool = { settled: [], windows: 0 }
   pool.window = (key) => {
     pool.windows++
     if (hang(key)) return new Promise(() => {})
-    return new Promise((resolve) => setTimeout(() => resolve({ wallUs: ms * 1000, failed, cpuUs: [{ user: 10, system: 5 }] }), ms))
+    return new Promise((resolve) => setTimeout(() => resolve({ wallUs: ms * 1000, failed, failures, cpuUs: [{ user: 10, system: 5 }] }), ms))
   }
   pool.settle = async (keep) => { pool.settled.push(keep) }
   return pool
@@ -55,10 +55,12 @@ t.test('a round that cannot get its clean passes in twice as many tries is distu
 t.test('a window that fails or hangs fails its cell; the others keep their passes', async (t) => {
   const pool = fakePool({ hang: (key) => key === 'hung' })
   const failing = fakePool({ failed: 3 })
-  const cells = [cell('ok', pool), cell('hung', pool), cell('bad', failing)]
+  const named = fakePool({ failed: 5, failures: { timeout: 1, 'bad-length': 4 } })
+  const cells = [cell('ok', pool), cell('hung', pool), cell('bad', failing), cell('said', named)]
   const log = await runPasses(cells, { ...ctx(scripted([])), options: { passes: 2, maxInterference: 0.1, cellTimeout: 50 } })
   t.match(cells[1], { failed: /^a window of hung \(pass 1\) did not finish within 0\.05 s$/, done: 1 })
   t.match(cells[2], { failed: '3 of 10 requests failed in a window (pass 1)', done: 1 })
+  t.match(cells[3], { failed: '5 of 10 requests failed in a window (pass 1): 4 bad-length, 1 timeout' }, 'what failed, the most first')
   t.match(cells[0], { done: 2, failed: '' })
   t.match(log, { clean: 2, disturbed: false })
 })
