@@ -98,11 +98,13 @@ const PRESETS = {
   // each answering the file's bytes as read (GET /file), files of 1 KiB to 4 MiB (below and above readFile's 512 KiB chunk), 4 and
   // 64 requests in flight (2 client processes x 2 or 32: one request per core's client, and a full libuv pool's queue many times
   // over), the page cache and 1 ms storage, the system Node and the newest LTS. Thinned to fit its budget (keepFsApiCell); the
-  // budget leaves about 4 minutes of 25 to the profiled round (its servers' start and warm-up). A request may wait 5 minutes: the
-  // 73 servers warm up at once, and at 60 s the 4 MiB cells at 1 ms lost requests (2026-11-28).
+  // budget leaves about 4 minutes of 25 to the profiled round (its servers' start and warm-up). A request may wait 5 minutes, and a
+  // server waits as long for a request on a new connection: the 73 cells warm up at once, and a server busy with 64 reads of 4 MiB at
+  // 1 ms reached a new connection's first request after its headersTimeout (10 s, counted from the accept): 408 (2026-11-29).
   fsapi: { ...INTERLEAVED,
     lists: { kinds: ['sync', 'async'], nServers: [1], nClients: [2], asyncApi: ASYNC_APIS, fileBytes: FILE_SIZES, concurrency: [32, 2], getBody: ['bytes'] },
-    flags: [...INTERLEAVED.flags, '--readsPerWrite=inf', '--nFiles=16', '--timeout=300000'], slice: { ioDelay: ['off', 1000] },
+    flags: [...INTERLEAVED.flags, '--readsPerWrite=inf', '--nFiles=16', '--timeout=300000', '--headersTimeout=300000',
+      '--requestTimeout=300000'], slice: { ioDelay: ['off', 1000] },
     aa: () => ({ kind: 'async', nServers: 1, nClients: 2, fileBytes: 16384, concurrency: 32 }), keep: keepFsApiCell,
     runtime: () => ['node@system', `node@${newestLts()}`],
     rounds: { ...ROUNDS, rounds: 6, budget: 1200, window: 300, passes: 3, warmOps: 400, profile: true, profileRounds: 1 } },
