@@ -18,7 +18,7 @@ const { sampleMachine, interferenceBetween, processTable, processTree, MAX_INTER
 
 const BURN_US = 300
 const PERF_STEAL = 0.02 // the most of the machine's time stolen by the hypervisor in a window whose perf figures are judged
-const REQUESTS = 6000
+const REQUESTS = 3000 // ~900 of V8's samples in burnFixedCost, ~750 of perf's: ±4% of sampling error
 const noPerf = perfProblem()
 
 async function startBurn (t, model, spool) {
@@ -167,7 +167,7 @@ for (const model of ['single', 'cluster']) {
       // perf's whole sample against the servers' CPU as measured over the same window (the report's check; a switch to
       // sleep runs with interrupts off, where no sample lands, so it comes out a little low).
       const ratio = figures.sampledUs / figures.serverCpuUs
-      if (withPerf) t.ok(Math.abs(ratio - 1) <= 0.15, `perf sampled ${ratio.toFixed(2)} of the CPU measured, within ±15% (0.88-0.98 seen)`)
+      if (withPerf) t.ok(Math.abs(ratio - 1) <= 0.15, `perf sampled ${ratio.toFixed(2)} of the CPU measured, within ±15% (0.88-1.01 seen)`)
     }
     if (noPerf) t.comment(`perf: ${noPerf}`)
   })

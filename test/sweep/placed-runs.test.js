@@ -5,6 +5,7 @@
 
 const t = require('tap')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { runSweep, startSweep, resultsDir, readSummary, loggedPids, isGone } = require('../fixtures/sweep-run')
@@ -13,6 +14,13 @@ const { checkNetns, listNamespaces, listLinks } = require('../../network/netns')
 const { checkCpuset } = require('../../lib/machine/cpuset')
 
 const SMALL = ['--nOperations=200', '--warmup=20', '--nFiles=4']
+
+// A data set of the test's own, removed after it (not the checkout's data/, where a killed run's would stay).
+function dataPath (t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'placed-data-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return `--dataPath=${dir}`
+}
 
 // The pids the launcher of a -lb cell names in its log: HAProxy and the backends.
 function balancerPids (dir) {
@@ -42,7 +50,7 @@ t.test('bad --cpuset, --rtt, --hosts and --balance values exit 2 naming the flag
 
 t.test('run sync-lb: one client connection reaches both backends; nothing of HAProxy is left', { skip: checkHaproxy() || false }, async (t) => {
   const results = t.testdir()
-  const { code, stderr } = await runSweep(t, ['run', 'sync-lb', '--nServers=2', '--nClients=1', ...SMALL, `--results=${results}`])
+  const { code, stderr } = await runSweep(t, ['run', 'sync-lb', '--nServers=2', '--nClients=1', ...SMALL, `--results=${results}`, dataPath(t)])
   t.equal(code, 0, stderr)
   const dir = resultsDir(results)
   const [row] = readSummary(dir)
@@ -63,7 +71,7 @@ t.test('run sync-lb: one client connection reaches both backends; nothing of HAP
 
 t.test('--cpuset=split pins the client and the server to the cores each row names', { skip: checkCpuset() || false }, async (t) => {
   const results = t.testdir()
-  const { code, stderr } = await runSweep(t, ['run', 'async', '--cpuset=split', '--nClients=1', ...SMALL, `--results=${results}`])
+  const { code, stderr } = await runSweep(t, ['run', 'async', '--cpuset=split', '--nClients=1', ...SMALL, `--results=${results}`, dataPath(t)])
   t.equal(code, 0, stderr)
   const dir = resultsDir(results)
   t.match(readSummary(dir)[0], { cpuset: 'split', serverCpus: '0', clientCpus: '1', valid: 'true' })
@@ -74,7 +82,7 @@ t.test('--cpuset=split pins the client and the server to the cores each row name
 
 t.test('--hosts=netns --rtt=0,1: rows from the namespace, and it is gone at the end', { skip: checkNetns() || false }, async (t) => {
   const results = t.testdir()
-  const sweep = startSweep(t, ['run', 'sync', '--hosts=netns', '--rtt=0,1', '--nClients=1', ...SMALL, `--results=${results}`])
+  const sweep = startSweep(t, ['run', 'sync', '--hosts=netns', '--rtt=0,1', '--nClients=1', ...SMALL, `--results=${results}`, dataPath(t)])
   const { code, stderr } = await sweep.done
   t.equal(code, 0, stderr)
   t.match(stderr, new RegExp(`server side in namespace cbench-${sweep.child.pid} at 10\\.213\\.`))
@@ -87,7 +95,7 @@ t.test('--hosts=netns --rtt=0,1: rows from the namespace, and it is gone at the 
 
 t.test('SIGKILL of a netns sweep: its namespace, link and server are gone within 5 s', { skip: checkNetns() || false }, async (t) => {
   const results = t.testdir()
-  const sweep = startSweep(t, ['run', 'sync', '--hosts=netns', '--nClients=1', '--nOperations=200000', '--warmup=20', `--results=${results}`])
+  const sweep = startSweep(t, ['run', 'sync', '--hosts=netns', '--nClients=1', '--nOperations=200000', '--warmup=20', `--results=${results}`, dataPath(t)])
   const ns = `cbench-${sweep.child.pid}`
   let dir = null
   for (let i = 0; i < 300 && !dir; i++) {
