@@ -131,20 +131,31 @@ function makeCgroup ({ base, owner = process.pid, guard = true }) {
   }
 }
 
-// Moves what is left to home (a cgroup with processes cannot go), then removes the folder.
-function removeCgroup (dir, home = path.dirname(dir)) {
-  try {
-    for (const pid of pidsIn(dir)) fs.writeFileSync(path.join(home, 'cgroup.procs'), String(pid))
-    fs.rmdirSync(dir)
-    return ''
-  } catch (err) {
-    if (err.code === 'ENOENT') return ''
-    // A fake tree (tests) holds the files a real one shows by itself.
-    if (err.code === 'ENOTEMPTY' && !isCgroupFs(dir)) {
-      fs.rmSync(dir, { recursive: true, force: true })
+// Moves what is left to home (a cgroup with processes cannot go), then removes the folder. A process that exits
+// while it is moved is gone (ESRCH), and one that has just exited may keep the folder busy a moment (EBUSY): the
+// move and the removal are tried again for up to 2 s. io: the kernel's answers, for tests.
+function removeCgroup (dir, home = path.dirname(dir), { tries = 20, pause = 100, io = { pids: pidsIn, write: fs.writeFileSync, rmdir: fs.rmdirSync } } = {}) {
+  for (let k = 1; ; k++) {
+    try {
+      for (const pid of io.pids(dir)) {
+        try {
+          io.write(path.join(home, 'cgroup.procs'), String(pid))
+        } catch (err) {
+          if (err.code !== 'ESRCH') throw err
+        }
+      }
+      io.rmdir(dir)
       return ''
+    } catch (err) {
+      if (err.code === 'ENOENT') return ''
+      // A fake tree (tests) holds the files a real one shows by itself.
+      if (err.code === 'ENOTEMPTY' && !isCgroupFs(dir)) {
+        fs.rmSync(dir, { recursive: true, force: true })
+        return ''
+      }
+      if (err.code !== 'EBUSY' || k >= tries) return `${err.code || err.message}`
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause)
     }
-    return `${err.code || err.message}`
   }
 }
 

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { NEEDS, SYSTEM, testFiles, groupOf } = require('../tools/groups')
-const { plan } = require('../tools/run')
+const { plan, runFiles } = require('../tools/run')
 const { parseArgs } = require('../tools/flakes')
 
 const ROOT = path.join(__dirname, '..', '..')
@@ -25,7 +25,7 @@ t.test('every system file exists, every need has files, and every test file is i
   t.equal(groupOf('test/nope.test.js'), null)
 })
 
-t.test('the runner runs the unit group three at a time and the system group need by need', async (t) => {
+t.test('the runner runs the unit group three at a time and the system group need by need, in lanes', async (t) => {
   const { coverage, runs: [unit, ...more] } = plan(['unit'])
   t.same([coverage, unit.jobs, more], [false, 3, []], 'one run, three files at a time, coverage off')
   t.same(unit.files.filter((f) => SYSTEM[f]), [], 'no system file in the unit group')
@@ -34,12 +34,18 @@ t.test('the runner runs the unit group three at a time and the system group need
   const system = plan(['system']).runs
   t.same(system.map((r) => r.title.split(' ')[1]), Object.keys(NEEDS), 'each need once, in the table\'s order')
   t.same(system.flatMap((r) => r.files).sort(), Object.keys(SYSTEM).sort())
+  t.same(system.filter((r) => r.lane === 0).map((r) => r.title.split(' ')[1]), ['alone'], 'only the files that need the machine run alone')
+  t.same([...new Set(system.map((r) => r.lane))].sort(), [0, 1, 2], 'the others in two lanes side by side')
   t.same(plan(['system', '--need=guest']).runs.map((r) => r.files), [['test/storage/cgroup-v2.test.js']])
   t.same(plan(['system', '--coverage', '--need=user']).runs.map((r) => r.files), [['test/sweep/as-user.test.js']])
+  t.same(plan(['files', 'test/lib/random.test.js', 'test/servers/lifecycle.test.js']).runs.map((r) => [r.jobs, r.files]),
+    [[3, ['test/lib/random.test.js', 'test/servers/lifecycle.test.js']]], 'the files named, of either group, three at a time')
   for (const [args, message] of [
-    [[], /^use unit \[--coverage\], or system \[--need=alone\|load\|hosts\|user\|runtimes\|guest\] \[--coverage\]; got ""$/],
+    [[], /^use unit \[--coverage\], system \[--need=alone\|load\|guest\|hosts\|user\|runtimes\] \[--coverage\], or files FILE\.\.\.; got ""$/],
+    [['files'], /^files takes test files of the checkout \(test\/\.\.\.test\.js\); got ""$/],
+    [['files', 'test/lib/random.test.js', 'test/fixtures/hog.js'], /; got "test\/fixtures\/hog\.js"$/],
     [['all'], /; got "all"$/],
-    [['system', '--need=gpu'], /^--need must be one of alone, load, hosts, user, runtimes, guest, got "gpu"$/],
+    [['system', '--need=gpu'], /^--need must be one of alone, load, guest, hosts, user, runtimes, got "gpu"$/],
     [['unit', '--need=alone'], /; got "--need=alone"$/],
     [['system', '--need=alone', '--need=load'], /; got "--need=load"$/],
     [['system', 'x'], /; got "x"$/]
@@ -77,6 +83,28 @@ t.test('the flake finder prints each file\'s passes, failures and times, and fai
   t.ok(kept, 'a failed run says where its output is')
   t.match(fs.readFileSync(path.join(ROOT, kept), 'utf8'), /not ok 1 - broken/, 'the failed run\'s TAP output, kept')
   t.notMatch(res.stderr, /good\.test\.js run \d\/2: pass [\d.]+ s \(/, 'a passing run keeps nothing')
+})
+
+t.test('the runner prints a line a file, a failed file\'s output, a passed file\'s skips, and counts files and assertions', async (t) => {
+  const dir = t.testdir({
+    'good.test.js': "const t = require('tap'); t.pass('a'); t.pass('b'); t.test('needs a GPU', { skip: 'no GPU here: 0 found' }, () => {})\n",
+    'bad.test.js': "const t = require('tap'); t.pass('a'); t.fail('broken')\n",
+    'crash.test.js': 'process.exit(3)\n'
+  })
+  const rel = (f) => path.relative(ROOT, path.join(dir, f))
+  let out = ''
+  const ok = await runFiles({ title: 'unit (a test)', jobs: 2, files: [rel('good.test.js'), rel('bad.test.js'), rel('crash.test.js')] }, (s) => { out += s })
+  t.equal(ok, false, 'not every file passed')
+  t.match(out, new RegExp(`^# ${rel('good.test.js')}: ok \\d+ - needs a GPU # SKIP no GPU here: 0 found$`, 'm'), 'a skip, with its reason')
+  t.match(out, new RegExp(`^ok \\d - ${rel('good.test.js')} # [\\d.]+ s, 3 assertions$`, 'm'))
+  t.match(out, new RegExp(`^# ${rel('bad.test.js')} failed; its TAP output:\n[^]*^    not ok 2 - broken$`, 'm'), 'a failed file\'s output, indented')
+  t.match(out, new RegExp(`^not ok \\d - ${rel('crash.test.js')} # [\\d.]+ s, no closing count$`, 'm'), 'a file that ended without its count')
+  const summary = '# unit: 1 of 3 files passed in [\\d.]+ s; assertions \\{ total: 5, pass: 3, fail: 1, skip: 1 \\}; failed: '
+  t.match(out, new RegExp(`^${summary}${rel('bad.test.js')} ${rel('crash.test.js')}\n$`, 'm'), 'files and assertions counted')
+  t.equal(out.match(/^(not )?ok \d - /gm).length, 3, 'one line a file')
+  out = ''
+  t.equal(await runFiles({ title: 'unit', jobs: 3, files: [rel('good.test.js')] }, (s) => { out += s }), true, 'all passed')
+  t.notMatch(out, /failed:/)
 })
 
 t.test('the neighbour stops by itself when its time is up, and when its parent is gone', async (t) => {

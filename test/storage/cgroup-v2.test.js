@@ -26,7 +26,9 @@ const COLD = ['sweep', '--kinds=sync', '--nServers=1', '--nClients=1', '--storag
 // anywhere, the shell's own cgroup, whether a data set was written.
 const GIVEN = 'cat /sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup)/cgroup.subtree_control'
 const BEFORE = `echo "before: $(${GIVEN})"; `
-const AFTER = 'echo "left: $(find /sys/fs/cgroup -name "cbench-*" | wc -l)"; echo "shell: $(cut -d: -f3 /proc/self/cgroup)"; ' +
+const AFTER = 'echo "left: $(find /sys/fs/cgroup -name "cbench-*" | wc -l)"; ' +
+  'echo "which: $(for d in $(find /sys/fs/cgroup -name "cbench-*"); do echo "$d (procs: $(cat $d/cgroup.procs | tr "\\n" " "))"; done)"; ' +
+  'echo "shell: $(cut -d: -f3 /proc/self/cgroup)"; ' +
   `echo "given: $(${GIVEN})"; echo "data: $(ls /data | grep -c cb)"`
 
 const missing = ['/usr/bin/linux.uml', '/usr/sbin/mkfs.ext4', '/usr/bin/fio', '/usr/bin/vmtouch'].find((f) => !fs.existsSync(f))
@@ -99,7 +101,9 @@ t.test('a cold cell measures in every layout and leaves the cgroups as they were
     t.ok(rows.length > 0 && rows.every((r) => r.valid === 'true' && r.storage === 'cold'), `${layout}: valid cold rows`)
     const perGet = Number(rows[0].deviceBytesPerGet) / FILE_BYTES
     t.ok(perGet > 0.5 && perGet < 2, `${layout}: ${perGet.toFixed(2)} files a GET read from the device`)
-    t.equal(field(out, 'left'), '0', `${layout}: no cbench cgroup left`)
+    const kept = fs.readdirSync(path.join(results, layout, folder, 'cells')).filter((f) => f.endsWith('.log'))
+      .flatMap((f) => fs.readFileSync(path.join(results, layout, folder, 'cells', f), 'utf8').split('\n').filter((l) => l.includes('could not remove')))
+    t.equal(field(out, 'left'), '0', `${layout}: no cbench cgroup left (${field(out, 'which')}; ${kept.join(' ') || 'no cell said it could not remove one'})`)
     t.equal(field(out, 'shell'), layouts[layout], `${layout}: the shell back in its cgroup`)
     t.equal(field(out, 'given'), field(out, 'before'), `${layout}: the controllers given below it as before`)
   }

@@ -8,7 +8,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { readCgroupMounts, ownMemoryCgroup, makeCgroup, cleanStaleCgroups, ownedCgroups } = require('../../storage/cgroup')
+const { readCgroupMounts, ownMemoryCgroup, makeCgroup, removeCgroup, cleanStaleCgroups, ownedCgroups } = require('../../storage/cgroup')
 const { cgroupBase, cgroupProblem, release, enableBelow } = require('../../storage/cgroup-base')
 
 const DEAD_PID = 2 ** 22 + 1 // above the kernel's pid_max: never a live process
@@ -201,4 +201,31 @@ t.test('v2 base: a process born in the run\'s cgroup while the others move (EBUS
   const busy = { procs: () => [7], writeFile: (file) => file.endsWith('subtree_control') ? 'EBUSY' : '' }
   t.equal(enableBelow('/cg/x', '/cg/x/leaf', busy), 'EBUSY', 'a cgroup that stays busy is said so, after a few tries')
   t.equal(enableBelow('/cg/x', '/cg/x/leaf', { procs: () => [7], writeFile: () => 'EACCES' }), 'moving pid 7 into /cg/x/leaf: EACCES')
+})
+
+t.test('removal: a process gone while it moves (ESRCH) and a cgroup busy a moment (EBUSY) still end removed', async (t) => {
+  const errno = (code) => Object.assign(new Error(code), { code })
+  // The kernel as removeCgroup meets it: pids listed, each write of a pid, each rmdir answered from a script.
+  function kernel ({ pids = [7], writes = [], rmdirs = [] }) {
+    const calls = { writes: [], rmdirs: 0 }
+    const io = {
+      pids: () => pids,
+      write: (file, pid) => { calls.writes.push([file, pid]); const code = writes.shift(); if (code) throw errno(code) },
+      rmdir: () => { calls.rmdirs++; const code = rmdirs.shift(); if (code) throw errno(code) }
+    }
+    return { io, calls }
+  }
+  let k = kernel({ pids: [7, 8], writes: ['ESRCH'] })
+  t.equal(removeCgroup('/cg/cell', '/cg/home', { io: k.io, pause: 1 }), '', 'a pid that exited while it moved')
+  t.same(k.calls.writes, [['/cg/home/cgroup.procs', '7'], ['/cg/home/cgroup.procs', '8']], 'the others still move home')
+  k = kernel({ rmdirs: ['EBUSY', 'EBUSY'] })
+  t.equal(removeCgroup('/cg/cell', '/cg/home', { io: k.io, pause: 1 }), '', 'busy twice, then removed')
+  t.equal(k.calls.rmdirs, 3)
+  t.equal(k.calls.writes.length, 3, 'what is in it moves again before each try')
+  k = kernel({ rmdirs: Array(50).fill('EBUSY') })
+  t.equal(removeCgroup('/cg/cell', '/cg/home', { io: k.io, pause: 1, tries: 5 }), 'EBUSY', 'busy for good: why, after the tries')
+  t.equal(k.calls.rmdirs, 5)
+  k = kernel({ writes: ['EACCES'] })
+  t.equal(removeCgroup('/cg/cell', '/cg/home', { io: k.io, pause: 1 }), 'EACCES', 'any other failure at once')
+  t.equal(k.calls.rmdirs, 0)
 })

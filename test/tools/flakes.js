@@ -1,20 +1,16 @@
 'use strict'
 // Finds flaky tests by name: runs each chosen test file (or every file of both groups) N times, one
 // at a time, optionally beside a neighbour that takes a quarter of the machine (test/fixtures/hog.js),
-// and prints each file's passes, failures and times. See test/README.md.
+// and prints each file's passes, failures and times (each run is run-file.js's). See test/README.md.
 // node test/tools/flakes.js [--runs=N] [--hog] [FILE ...]
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { testFiles } = require('./groups')
+const { runFile, ROOT } = require('./run-file')
 const { WATCHED } = require('../../lib/machine/parent-watch')
 
-const ROOT = path.join(__dirname, '..', '..')
-const RUN_LIMIT_MS = 15 * 60000 // a run that hangs is ended and counts as a failure
-// tap's runner hands each file its time-out (package.json's tap.timeout) in TAP_TIMEOUT; a file started
-// by node alone would otherwise get tap's default of 30 s.
-const TAP_TIMEOUT = String(require('../../package.json').tap.timeout)
 const USAGE = 'usage: node test/tools/flakes.js [--runs=N] [--hog] [FILE ...]'
 
 /**
@@ -42,19 +38,6 @@ function parseArgs (argv) {
   return { runs, hog, files: files.length ? files : testFiles() }
 }
 
-// One run of one file, as tap's runner starts it (a process of its own, the suite's time-out) but without coverage; resolves with
-// whether it passed (exit 0: tap exits 1 when an assertion failed), its seconds and its TAP output.
-function runOnce (file) {
-  const started = performance.now()
-  return new Promise((resolve) => {
-    const how = { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TAP_TIMEOUT }, timeout: RUN_LIMIT_MS, killSignal: 'SIGKILL' }
-    const child = spawn(process.execPath, [file], how)
-    let tap = ''
-    child.stdout.setEncoding('utf8').on('data', (d) => { tap += d })
-    child.on('close', (code) => resolve({ ok: code === 0, seconds: (performance.now() - started) / 1000, tap }))
-  })
-}
-
 // A failed run's TAP output, kept under .tap/flakes/ (ignored by git) for reading after.
 function keepOutput (file, k, tap) {
   const out = path.join(ROOT, '.tap', 'flakes', `${file.replaceAll('/', '-')}.run-${k}.tap`)
@@ -73,7 +56,7 @@ async function main () {
       const times = []
       let passed = 0
       for (let k = 0; k < runs; k++) {
-        const { ok, seconds, tap } = await runOnce(file)
+        const { ok, seconds, tap } = await runFile(file)
         if (ok) passed++
         times.push(seconds)
         const kept = ok ? '' : ` (its output: ${keepOutput(file, k + 1, tap)})`
