@@ -23,6 +23,7 @@ const { parseNodeCommand, runNodeCommand } = require('./node-command')
 const { parseHostsCommand, runHostsCommand } = require('./hosts/hosts')
 const { parseSetupCommand, runSetup, REQUIREMENTS } = require('./setup')
 const { parseThreadpool } = require('./threadpool/probes')
+const { parseMachineCommand, runMachineCommand } = require('./machine')
 
 /** A budget in words: 110 s, 10 min, 1 h. */
 const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 === 0 ? `${s / 60} min` : `${s} s`)
@@ -233,6 +234,16 @@ const COMMANDS = {
     about: 'Binaries go to .node-cache/ (git-ignored). Exit status: 0, 2 a version that cannot be had or bad arguments.',
     parse: parseNodeCommand,
     run: runNodeCommand
+  },
+  machine: {
+    name: 'machine',
+    usage: 'machine [--json]',
+    line: 'this machine\'s fingerprint in under a second: CPU model, cores, kernel and its mitigations, and the costs the answer depends on ' +
+      '(a libuv pool round trip, a thread wake-up, a system call, a fixed piece of JS work, a loopback HTTP round trip), each a median ' +
+      'with its interval; every measuring command records it in env.json and prints its line as it starts; --json: the record',
+    about: 'Exit status: 0, 2 bad arguments.',
+    parse: parseMachineCommand,
+    run: runMachineCommand
   },
   hosts: {
     name: 'hosts check|clean',

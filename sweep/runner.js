@@ -10,6 +10,7 @@ const path = require('node:path')
 const { ROOT, ConfigError } = require('../lib/config')
 const { progressBar, holdStderr } = require('../lib/progress')
 const { planEnv, finishEnv } = require('./results/env')
+const { measureFingerprint, fingerprintLine } = require('../lib/machine/fingerprint')
 const { renderReport } = require('../report')
 const { createResultsDir, writeJson, createSummary } = require('./results/folder')
 const { createDataRoot, removeLeftovers } = require('./results/data-root')
@@ -146,6 +147,10 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
   const envFile = path.join(dir, 'env.json')
   const env = planEnv(plan)
   writeJson(envFile, env)
+  // The machine's costs as the run starts (with hosts: this machine's, where the sweep runs).
+  env.fingerprint = await measureFingerprint()
+  writeJson(envFile, env)
+  process.stderr.write(`${command}: ${fingerprintLine(env.fingerprint)}${hosts ? ' (this machine, where the sweep runs)' : ''}\n`)
   const append = createSummary(path.join(dir, 'summary.csv'), columns)
   const remote = plan.remote && { ...plan.remote }
   const data = openDataRoot(plan, dir, remote)

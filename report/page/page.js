@@ -8,6 +8,7 @@ const { tableOfMedians, summaryTable } = require('./tables')
 const { firstScreen, matricesSection } = require('./sections')
 const { runSection } = require('./run-section')
 const { MAX_INTERFERENCE } = require('../../lib/machine/cpu-share')
+const { fingerprintLine } = require('../../lib/machine/fingerprint')
 const { ENV } = require('../../lib/results/dimensions')
 const { uslSection } = require('./usl-section')
 const { storageAnswerSection } = require('./answer-storage')
@@ -179,6 +180,7 @@ function environment (env) {
   const items = [['Node', env.node], ...(servers ? [['Server runtime', servers], ['Client Node', env.options?.clientNode?.node]] : []),
     ...(env.portSharing?.length ? [['Port sharing (seen in /proc)', env.portSharing.join('; ')]] : []),
     ['Cores', env.cpus], ['CPU model', env.cpuModel],
+    ['Fingerprint (median µs [95% interval])', env.fingerprint && fingerprintLine(env.fingerprint)],
     ...(env.hosts ?? []).map((h) => [`${h.role === 'server' ? 'Server' : 'Client'} host`, `${h.host}: ${h.cores} cores, Node ${h.node}, ` +
       `${(h.freeMemBytes / 2 ** 30).toFixed(1)} GiB free, clock ${h.clockOffsetMs >= 0 ? '+' : ''}${h.clockOffsetMs} ms`]),
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],

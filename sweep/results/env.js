@@ -45,6 +45,7 @@ function collectEnv (run) {
     oversubscriptionNote: `with ${env.cpus} cores, nServers > ${env.cpus} measures oversubscription`,
     // How busy the machine was as the run began (1, 5, 15 min): other work shares the cores.
     loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
+    fingerprint: null, // the machine's costs, measured as the run starts (sweep/runner.js)
     schedPolicyDefault: SCHED_POLICY_DEFAULT,
     inheritedEnv: Object.fromEntries(['UV_THREADPOOL_SIZE', 'UV_USE_IO_URING', 'NODE_CLUSTER_SCHED_POLICY'].map((name) => [name, process.env[name] ?? null])),
     gitCommit: commit,

@@ -53,6 +53,9 @@ t.test('a small sweep writes every file of the results folder, all valid, with t
   t.ok(Date.parse(env.finishedAt) >= Date.parse(env.startedAt))
   t.match(env.rounds, { rounds: 2, disturbed: 0, stop: '2 rounds (--maxRounds)', timing: { start: Number, warm: Number, measured: Number } })
   t.match(stderr, /sweep: 2 rounds \(0 disturbed\); stopped: 2 rounds \(--maxRounds\)/)
+  t.match(env.fingerprint, { cpuModel: String, cores: Number, costs: { poolTripUs: { estimate: Number }, httpRoundTripUs: { estimate: Number } } },
+    'the machine\'s fingerprint, measured as the run started')
+  t.match(stderr, /^sweep: machine: .+ cores, .+; pool trip [\d.,]+ µs \[/m, 'its line, printed')
 
   t.same(env.grid.aa, { kind: 'async-cluster', nServers: 2, nClients: 1 })
   t.same(env.grid.schedPolicy, ['none'])

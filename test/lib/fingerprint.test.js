@@ -1,0 +1,71 @@
+'use strict'
+// lib/machine/fingerprint.js: the machine and its costs, each a median of 15 batches with its interval, in an order any
+// machine keeps (one system call costs less than a pool round trip, which makes one, and less than a thread wake-up or a
+// loopback HTTP round trip, which make several); the kernel's mitigations; the one line; ./run_benchmark.sh machine.
+
+const t = require('tap')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { measureFingerprint, fingerprintLine, mitigations } = require('../../lib/machine/fingerprint')
+const { parseMachineCommand } = require('../../sweep/machine')
+
+const ROOT = path.join(__dirname, '..', '..')
+
+t.test('the costs: each a median of 15 batches inside its interval, in the order every machine keeps', async (t) => {
+  const fp = await measureFingerprint()
+  t.equal(fp.cores, os.availableParallelism())
+  t.equal(fp.cpuModel, os.cpus()[0].model.trim())
+  t.equal(fp.kernel, `${os.type()} ${os.release()}`)
+  t.same(Object.keys(fp.costs), ['poolTripUs', 'wakeUpUs', 'systemCallUs', 'jsWorkUs', 'httpRoundTripUs'])
+  for (const [name, c] of Object.entries(fp.costs)) {
+    const said = `${name}: ${c.estimate.toFixed(2)} µs in [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]`
+    t.ok(c.n === 15 && c.low > 0 && c.low <= c.estimate && c.estimate <= c.high, said)
+  }
+  const { poolTripUs: pool, wakeUpUs: wake, systemCallUs: call, jsWorkUs: js, httpRoundTripUs: rt } = fp.costs
+  t.ok(call.estimate < pool.estimate, `a system call (${call.estimate.toFixed(2)} µs) costs less than a pool trip (${pool.estimate.toFixed(1)})`)
+  t.ok(call.estimate < wake.estimate, `and less than a wake-up (${wake.estimate.toFixed(1)})`)
+  t.ok(call.estimate < rt.estimate, `and less than an HTTP round trip (${rt.estimate.toFixed(1)})`)
+  t.ok(js.estimate > 10 * call.estimate, `200,000 steps of JS (${js.estimate.toFixed(0)} µs) are many system calls`)
+})
+
+t.test('mitigations: the kernel\'s word for each vulnerability; null where there is no such folder', async (t) => {
+  const dir = t.testdir({ spectre_v2: 'Mitigation: Retpolines\n', mds: 'Not affected\n', l1tf: 'Vulnerable\n' })
+  t.same(mitigations(dir), { l1tf: 'Vulnerable', mds: 'Not affected', spectre_v2: 'Mitigation: Retpolines' })
+  t.equal(mitigations(path.join(dir, 'none')), null)
+})
+
+t.test('the line: the machine, its mitigations counted, then each cost with its interval', async (t) => {
+  const c = (estimate, low, high) => ({ estimate, low, high, n: 15, confidence: 0.96 })
+  const fp = {
+    cpuModel: 'AMD EPYC',
+    cores: 2,
+    kernel: 'Linux 6.1.0',
+    mitigations: { a: 'Mitigation: x', b: 'Not affected', c: 'Vulnerable', d: 'Mitigation: y' },
+    costs: {
+      poolTripUs: c(31.24, 29.5, 33.01),
+      wakeUpUs: c(9.5, 9.01, 10.2),
+      systemCallUs: c(0.612, 0.6, 0.64),
+      jsWorkUs: c(1234.4, 1200, 1300),
+      httpRoundTripUs: c(98.6, 95.1, 101.7)
+    }
+  }
+  t.equal(fingerprintLine(fp), 'machine: AMD EPYC, 2 cores, Linux 6.1.0, mitigations: 2 on, 1 vulnerable; pool trip 31.2 µs [29.5-33.0], ' +
+    'wake-up 9.50 µs [9.01-10.20], system call 0.61 µs [0.60-0.64], JS work 1,234 µs [1,200-1,300], HTTP round trip 98.6 µs [95.1-101.7]')
+  t.equal(fingerprintLine({ ...fp, mitigations: null, costs: { poolTripUs: fp.costs.poolTripUs } }),
+    'machine: AMD EPYC, 2 cores, Linux 6.1.0; pool trip 31.2 µs [29.5-33.0]', 'no mitigations folder: none said')
+})
+
+t.test('./run_benchmark.sh machine: the line, --json the record; anything else exits 2 naming it', async (t) => {
+  const run = (...args) => spawnSync(path.join(ROOT, 'run_benchmark.sh'), ['machine', ...args], { cwd: ROOT, encoding: 'utf8' })
+  const line = run()
+  t.equal(line.status, 0, line.stderr)
+  t.match(line.stdout, /^machine: .+, \d+ cores, .+; pool trip [\d.]+ µs \[[\d.]+-[\d.]+\], wake-up .+, HTTP round trip [\d.,]+ µs \[.+\]\n$/)
+  const json = run('--json')
+  t.match(JSON.parse(json.stdout), { cores: os.availableParallelism(), costs: { systemCallUs: { n: 15 } } })
+  t.same(parseMachineCommand([]), { json: false })
+  t.throws(() => parseMachineCommand(['--jsn']), /^machine: unknown argument "--jsn"; use machine \[--json\]$/)
+  const bad = run('--jsn')
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, /machine: unknown argument "--jsn"/)
+})
