@@ -217,11 +217,13 @@ const COMMANDS = {
   compare: {
     name: 'compare A B',
     usage: 'compare A B [--html=FILE] [--fail-on=slower [--watch=CELL|COMPARISON ...]]',
-    line: 'two results folders: environment differences, then per shared cell the ratio B/A of ops/s, GET p99 and PUT p99 with intervals, ' +
+    line: 'two results folders: a change of machine first (with both fingerprints\' costs side by side), environment differences, then ' +
+      'per shared cell the ratio B/A of ops/s, GET p99 and PUT p99 with intervals, ' +
       'changes beyond noise marked; Markdown on stdout, an HTML page to --html=FILE (default B/compare-<A>.html); --fail-on=slower: a gate ' +
       'for CI on every shared cell, or on the cells and comparisons named by --watch (one each)',
     about: 'Exit status: 0; 1 with --fail-on=slower, a watched figure or comparison slower in B beyond noise (the reason on stderr);\n' +
-      '2 a folder that is not a results folder, two folders that share no cell, or bad arguments.',
+      '2 a folder that is not a results folder, two folders that share no cell, or bad arguments; 3 with --fail-on=slower,\n' +
+      'A and B made on different machines (CPU model, cores or platform): code is not judged across machines.',
     parse: (rest) => rest, // report/compare/compare.js checks its own arguments
     run: runCompare
   },

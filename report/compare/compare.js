@@ -14,6 +14,7 @@ const { unpairedRatio } = require('../stats/unpaired')
 const { comparisons, METRICS } = require('../stats/comparisons')
 const { compareMarkdown, compareHtml } = require('./format')
 const { profiledCells, whyCompare } = require('./why')
+const { machineDifference } = require('./machine')
 const { readProfile } = require('../data/profile')
 const { ENV } = require('../../lib/results/dimensions')
 
@@ -83,6 +84,7 @@ function envDifferences (a, b) {
  * @param {string} dirA
  * @param {string} dirB
  * @returns {object} a, b, what (the headline verdicts' metric in words), figures (the columns compared), envDiffs,
+ *   machine (report/compare/machine.js machineDifference),
  *   cells (id, kind, nServers, load, variant, figures with verdict),
  *   verdicts (label: B's, else A's; labels: both; a, b: each folder's verdict entry or null, paired by their cells), onlyA, onlyB,
  *   margin, comparisons, confidence,
@@ -119,7 +121,8 @@ function compareFolders (dirA, dirB) {
     const [x, y] = [ofMetric(a).find((v) => keyOf(v) === key) ?? null, ofMetric(b).find((v) => keyOf(v) === key) ?? null]
     return { label: (y ?? x).label, labels: [...new Set([x?.label, y?.label].filter(Boolean))], a: x, b: y }
   })
-  return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), cells, verdicts, margin, comparisons, confidence,
+  return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), machine: machineDifference(a.env, b.env),
+    cells, verdicts, margin, comparisons, confidence,
     why: whyCompare(a.profiled, b.profiled), onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
 }
 
@@ -150,7 +153,7 @@ const FLAGS = /^--(html|fail-on|watch)=/
  * watched comparison (--watch=LABEL, as the verdicts table names it) is slower in B beyond noise, the reason on stderr.
  * @param {string[]} argv A B [--html=FILE] [--fail-on=slower] [--watch=NAME ...]
  * @returns {number} exit status: 0; 1 the gate found something slower; 2 (one line on stderr) for bad arguments, a
- *   folder that is not a results folder, or two folders that share no cell
+ *   folder that is not a results folder, or two folders that share no cell; 3 the gate was asked across two machines
  */
 function runCompare (argv) {
   const value = (flag) => argv.filter((a) => a.startsWith(`--${flag}=`)).map((a) => a.slice(flag.length + 3))
@@ -168,10 +171,18 @@ function runCompare (argv) {
     if (watch.length > 0 && failOn === undefined) throw new CompareError('--watch says what --fail-on=slower watches: give --fail-on=slower too')
     const result = compareFolders(...dirs)
     if (failOn) result.gate = gate(result, watch)
+    // Code is judged on one machine: across two, every figure moves with the machine (exit 3).
+    const across = failOn && result.machine.differ
+    if (across) result.gate = { ...result.gate, acrossMachines: result.machine.identity.map((d) => `${d.name}: ${d.a} → ${d.b}`).join('; ') }
     const page = html ?? path.join(dirs[1], `compare-${result.a.name}.html`)
     fs.writeFileSync(page, compareHtml(result))
     process.stdout.write(compareMarkdown(result))
     process.stderr.write(`compare: ${page}\n`)
+    if (across) {
+      process.stderr.write(`compare: --fail-on=slower does not judge code across machines (${result.gate.acrossMachines}): ` +
+        'run A\'s code and B\'s on one machine and compare those two folders\n')
+      return 3
+    }
     if (result.gate?.slower.length > 0) {
       process.stderr.write(`compare: slower beyond noise: ${result.gate.slower.join('; ')}\n`)
       return 1

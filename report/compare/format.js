@@ -6,6 +6,7 @@ const { html } = require('../../lib/html-template')
 const { fixed, formatRatio } = require('../stats/verdicts')
 const { median } = require('../../lib/median')
 const { whyMarkdown, whyHtml } = require('./why')
+const { machineLines } = require('./machine')
 const { runtimeLabel } = require('../../lib/install/runtime-specs')
 
 // A figure's change, B against A (report/stats/intervals.js judge): faster or slower for throughput, lower
@@ -50,6 +51,10 @@ const COMMENT_LIMIT = 65536
 // The gate's outcome (--fail-on=slower) in words: a heading, then what is slower, or what was watched.
 function gateLines (gate) {
   if (!gate) return []
+  if (gate.acrossMachines) {
+    return ['## Gate (--fail-on=slower): not judged', '', `A and B were made on different machines (${gate.acrossMachines}): the gate does not ` +
+      'judge code across machines. Run both on one machine and compare those two folders.', '']
+  }
   const watched = `${gate.cells.length} cell${gate.cells.length === 1 ? '' : 's'} (every figure) and ` +
     `${gate.verdicts.length} comparison${gate.verdicts.length === 1 ? '' : 's'}`
   return gate.slower.length === 0
@@ -77,7 +82,8 @@ function markdownOf (result, rows, leftOut = '') {
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const cell = (f) => `${ratioText(f)}${mark(f) ? ` **${mark(f)}**` : ''}`
   const lines = ['# Compare: B/A', '', `- A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)`,
-    `- B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)`, '', ...gateLines(result.gate),
+    `- B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)`, '',
+    ...machineLines(result.machine), ...gateLines(result.gate),
     '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
       : ['| field | A | B |', '|---|---|---|', ...envDiffs.map((d) => `| ${d.field} | ${d.a} | ${d.b} |`)]),
@@ -100,6 +106,8 @@ function compareHtml (result) {
   const { a, b, envDiffs, cells, verdicts, onlyA, onlyB, what, figures } = result
   const s = summary(result)
   const gate = gateLines(result.gate)
+  const machine = machineLines(result.machine)
+  const rows = (lines) => lines.filter((l) => l.startsWith('| ') && !l.startsWith('| cost')).map((l) => l.slice(2, -2).split(' | '))
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const td = (f) => html`<td class="${mark(f) ? 'changed' : ''}">${ratioText(f)}${mark(f) && html`<br><strong>${mark(f)}</strong>`}</td>`
   const cellRow = (c) => html`<tr><td>${c.id}</td><td>${num(median(c.figures[0].a))}</td><td>${num(median(c.figures[0].b))}</td>${c.figures.map(td)}</tr>`
@@ -109,6 +117,9 @@ table { border-collapse: collapse; font-size: 13px; } th, td { padding: 4px 8px;
 td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</style></head><body>
 <h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)</li>
 <li>B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)</li></ul>
+${machine.length > 0 && html`<h2>${machine[0].slice(3)}</h2><p>${machine[2]}</p>
+${rows(machine).length > 0 && html`<table class="machine"><thead><tr><th>cost (µs)</th><th>A</th><th>B</th><th>B/A</th></tr></thead>
+<tbody>${rows(machine).map((r) => html`<tr>${r.map((x) => html`<td>${x.replace(' **moved**', ' (moved)')}</td>`)}</tr>`)}</tbody></table>`}`}
 ${gate.length > 0 && html`<h2>${gate[0].slice(3)}</h2><p>${gate[2]}</p>
 ${gate.length > 4 && html`<ul>${gate.slice(4, -1).map((s) => html`<li>${s.slice(2)}</li>`)}</ul>`}`}
 <h2>Environment differences</h2>${envDiffs.length === 0 ? html`<p>None: the same Node, CPU, kernel, flags and packages.</p>`

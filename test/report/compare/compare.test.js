@@ -161,3 +161,57 @@ t.test('Markdown that would not fit a pull-request comment keeps only the cells 
   t.notOk(row(short, 'async-s1-c4'), 'not the others')
   t.match(short, '3 cells without a clear change are left out of this table to fit a pull-request comment (65,536 characters)')
 })
+
+// A copy of a fixture folder, in root, whose env.json is changed by edit.
+function folderLike (root, from, name, edit) {
+  const dir = path.join(root, name)
+  fs.cpSync(from, dir, { recursive: true })
+  const env = JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8'))
+  fs.writeFileSync(path.join(dir, 'env.json'), JSON.stringify(edit(env)))
+  return dir
+}
+const cost = (estimate, spread) => ({ estimate, low: estimate - spread, high: estimate + spread, n: 15, confidence: 0.965 })
+const fingerprint = (poolTrip) => ({ cpuModel: 'x', cores: 2, kernel: 'Linux 6.1', mitigations: null, seconds: 0.5,
+  costs: { poolTripUs: cost(poolTrip, 2), wakeUpUs: cost(10, 1), systemCallUs: cost(0.6, 0.05), jsWorkUs: cost(220, 3), httpRoundTripUs: cost(100, 8) } })
+
+t.test('two machines: said first with their costs side by side, and the gate does not judge code across them (exit 3)', async (t) => {
+  const root = t.testdir()
+  const a = folderLike(root, BEFORE, 'amd', (env) => ({ ...env, fingerprint: fingerprint(30) }))
+  const b = folderLike(root, AFTER, 'intel', (env) => ({ ...env, cpuModel: 'Intel(R) Xeon(R) Platinum 8488C', fingerprint: fingerprint(45) }))
+  const page = path.join(root, 'compare.html')
+  const shown = compare(a, b, `--html=${page}`)
+  t.equal(shown.status, 0, 'without the gate, compare reports as ever')
+  const at = shown.stdout.indexOf('## The machines differ')
+  t.ok(at > 0 && at < shown.stdout.indexOf('## Environment differences'), 'the machines come first')
+  t.match(shown.stdout, 'A and B were made on different machines (CPU model: AMD EPYC 7B13 → Intel(R) Xeon(R) Platinum 8488C). ' +
+    'Of their costs, beyond their noise B\'s pool trip is 1.50x A\'s. Every ratio below mixes the change of machine with any change of code')
+  t.match(shown.stdout, '| pool trip | 30.0 [28.00-32.00] | 45.0 [43.00-47.00] | 1.50 **moved** |')
+  t.match(shown.stdout, '| system call | 0.60 [0.55-0.65] | 0.60 [0.55-0.65] | 1.00 |')
+  t.match(fs.readFileSync(page, 'utf8'),
+    /<h2>The machines differ<\/h2>[^]*<td>pool trip<\/td><td>30\.0 \[28\.00-32\.00\]<\/td><td>45\.0 \[43\.00-47\.00\]<\/td><td>1\.50 \(moved\)<\/td>/)
+
+  const gated = compare(b, a, `--html=${page}`, '--fail-on=slower')
+  t.equal(gated.status, 3, 'exit 3: code is not judged across machines (B is slower in a cell here, which would be exit 1)')
+  t.match(gated.stderr, /^compare: --fail-on=slower does not judge code across machines \(CPU model: Intel\(R\) Xeon\(R\) Platinum 8488C → AMD EPYC 7B13\): /m)
+  t.match(gated.stderr, /: run A's code and B's on one machine and compare those two folders$/m)
+  t.match(gated.stdout, /^## Gate \(--fail-on=slower\): not judged$/m)
+  t.notMatch(gated.stdout, /slower beyond noise/i)
+  t.equal(compare(b, a, `--html=${page}`, '--fail-on=slower', '--watch=nosuchcell').status, 2, 'a bad --watch is still refused first')
+
+  const old = folderLike(root, AFTER, 'old', (env) => ({ ...env, cpuModel: 'Intel Xeon' }))
+  const before = compare(BEFORE, old, `--html=${page}`).stdout
+  t.match(before, /different machines \(CPU model: AMD EPYC 7B13 → Intel Xeon\)\. One folder or both have no fingerprint/,
+    'folders from before the fingerprint: the change of machine all the same')
+})
+
+t.test('one kind of machine whose costs moved beyond their noise: said, and the gate still judges', async (t) => {
+  const root = t.testdir()
+  const a = folderLike(root, BEFORE, 'calm', (env) => ({ ...env, fingerprint: fingerprint(30) }))
+  const b = folderLike(root, AFTER, 'busy', (env) => ({ ...env, fingerprint: fingerprint(60) }))
+  const page = path.join(root, 'compare.html')
+  const res = compare(a, b, `--html=${page}`, '--fail-on=slower')
+  t.equal(res.status, 0, 'judged: nothing slower')
+  t.match(res.stdout, /^## The machine's costs moved\n\nOne kind of machine, but beyond their noise B's pool trip is 2\.00x A's: a busier machine/m)
+  const same = folderLike(root, AFTER, 'same', (env) => ({ ...env, fingerprint: fingerprint(31) }))
+  t.notMatch(compare(a, same, `--html=${page}`).stdout, /## The machine/, 'costs within their noise: nothing said')
+})
