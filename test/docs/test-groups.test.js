@@ -88,7 +88,8 @@ t.test('the flake finder prints each file\'s passes, failures and times, and fai
 t.test('the runner prints a line a file, a failed file\'s output, a passed file\'s skips, and counts files and assertions', async (t) => {
   const dir = t.testdir({
     'good.test.js': "const t = require('tap'); t.pass('a'); t.pass('b'); t.test('needs a GPU', { skip: 'no GPU here: 0 found' }, () => {})\n",
-    'bad.test.js': "const t = require('tap'); t.pass('a'); t.fail('broken')\n",
+    // It ends last (crash.test.js starts when good.test.js ends): the failed files are named in the group's order all the same.
+    'bad.test.js': "const t = require('tap'); t.pass('a'); t.test('late', (t) => setTimeout(() => { t.end() }, 1500)); t.fail('broken')\n",
     'crash.test.js': 'process.exit(3)\n'
   })
   const rel = (f) => path.relative(ROOT, path.join(dir, f))
@@ -97,9 +98,9 @@ t.test('the runner prints a line a file, a failed file\'s output, a passed file\
   t.equal(ok, false, 'not every file passed')
   t.match(out, new RegExp(`^# ${rel('good.test.js')}: ok \\d+ - needs a GPU # SKIP no GPU here: 0 found$`, 'm'), 'a skip, with its reason')
   t.match(out, new RegExp(`^ok \\d - ${rel('good.test.js')} # [\\d.]+ s, 3 assertions$`, 'm'))
-  t.match(out, new RegExp(`^# ${rel('bad.test.js')} failed; its TAP output:\n[^]*^    not ok 2 - broken$`, 'm'), 'a failed file\'s output, indented')
+  t.match(out, new RegExp(`^# ${rel('bad.test.js')} failed; its TAP output:\n[^]*^    not ok 3 - broken$`, 'm'), 'a failed file\'s output, indented')
   t.match(out, new RegExp(`^not ok \\d - ${rel('crash.test.js')} # [\\d.]+ s, no closing count$`, 'm'), 'a file that ended without its count')
-  const summary = '# unit: 1 of 3 files passed in [\\d.]+ s; assertions \\{ total: 5, pass: 3, fail: 1, skip: 1 \\}; failed: '
+  const summary = '# unit: 1 of 3 files passed in [\\d.]+ s; assertions \\{ total: 6, pass: 4, fail: 1, skip: 1 \\}; failed: '
   t.match(out, new RegExp(`^${summary}${rel('bad.test.js')} ${rel('crash.test.js')}\n$`, 'm'), 'files and assertions counted')
   t.equal(out.match(/^(not )?ok \d - /gm).length, 3, 'one line a file')
   out = ''

@@ -77,6 +77,7 @@ async function runFiles ({ title, jobs, files }, write, run1 = runFile) {
     }
   }
   await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker))
+  failed.sort((x, y) => files.indexOf(x) - files.indexOf(y)) // in the group's order, whichever ended first
   const order = ['total', 'pass', 'fail', 'skip', 'todo']
   const rank = (k) => order.indexOf(k) + 1 || 9
   const assertions = Object.keys(sum).sort((a, b) => rank(a) - rank(b)).map((k) => `${k}: ${sum[k]}`).join(', ')
