@@ -7,6 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { isAlive } = require('../lib/machine/proc')
+const { hasProc, procPath } = require('../lib/platform')
 
 const PREFIX = 'cbench-lb-' // cbench-lb-<launcher pid>-<random>: only these are ever removed
 const NAME = new RegExp(`^${PREFIX}(\\d+)-\\w+$`)
@@ -29,10 +30,11 @@ function runDir (parent = os.tmpdir()) {
 // Processes whose command line names a file in dir (an HAProxy a killed launcher left).
 function processesUsing (dir) {
   const found = []
-  for (const name of fs.readdirSync('/proc')) {
+  if (!hasProc()) return found // not seen without /proc (and the -lb kinds need it)
+  for (const name of fs.readdirSync(procPath())) {
     if (!/^\d+$/.test(name)) continue
     try {
-      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').some((arg) => arg.startsWith(`${dir}/`))) found.push(Number(name))
+      if (fs.readFileSync(procPath(name, 'cmdline'), 'utf8').split('\0').some((arg) => arg.startsWith(`${dir}/`))) found.push(Number(name))
     } catch {}
   }
   return found

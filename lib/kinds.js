@@ -6,6 +6,7 @@
 
 const os = require('node:os')
 const { checkHaproxy } = require('./haproxy-check')
+const { PLATFORM, hasProc, LINUX_ONLY } = require('./platform')
 
 /** name → { store, model }: the kinds in the order reports list them. */
 const KINDS = {
@@ -60,7 +61,7 @@ function atLeast (have, want) {
  * @param {{ version?: string, platform?: string, release?: string }} [where] defaults: this process
  * @returns {string|null}
  */
-function reusePortProblem ({ version = process.version, platform = process.platform, release = os.release() } = {}) {
+function reusePortProblem ({ version = process.version, platform = PLATFORM, release = os.release() } = {}) {
   const [major] = parseVersion(version)
   const since = major === 22 ? REUSE_PORT_SINCE[0] : REUSE_PORT_SINCE[1]
   if (!atLeast(parseVersion(version), since)) {
@@ -81,7 +82,7 @@ function reusePortProblem ({ version = process.version, platform = process.platf
  * @returns {string|null}
  */
 function kindProblem (kind, where) {
-  if (KINDS[kind].model === 'lb') return checkHaproxy()
+  if (KINDS[kind].model === 'lb') return hasProc() ? checkHaproxy() : LINUX_ONLY.lb
   return KINDS[kind].model === 'reuseport' ? reusePortProblem(where) : null
 }
 

@@ -8,6 +8,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const path = require('node:path')
 const { findOnPath } = require('../lib/find-on-path')
 const { isAlive } = require('../lib/machine/proc')
+const { hasProc, LINUX_ONLY } = require('../lib/platform')
 
 const NS_PREFIX = 'cbench-'
 const LINK_PREFIX = 'cbh' // + pid: at most 10 of the 15 characters a link name may have
@@ -35,6 +36,7 @@ function must (cmd, args) {
  * @returns {string|null} null when it can, else one line why not
  */
 function checkNetns () {
+  if (!hasProc()) return LINUX_ONLY.netns
   for (const cmd of ['ip', 'tc']) if (!tool(cmd)) return `${cmd} is not installed: --hosts=netns needs it (${INSTALL})`
   if (process.getuid && process.getuid() !== 0) return 'network namespaces need root (CAP_SYS_ADMIN and CAP_NET_ADMIN): run as root, or use --hosts=local'
   return null
@@ -136,7 +138,7 @@ function createHosts () {
  * @returns {number[]} the owner pids cleaned
  */
 function cleanStaleHosts (log) {
-  if (!tool('ip')) return []
+  if (!hasProc() || !tool('ip')) return []
   const owners = new Set()
   for (const ns of listNamespaces()) if (new RegExp(`^${NS_PREFIX}\\d+$`).test(ns)) owners.add(Number(ns.slice(NS_PREFIX.length)))
   for (const l of listLinks()) if (new RegExp(`^${LINK_PREFIX}\\d+$`).test(l)) owners.add(Number(l.slice(LINK_PREFIX.length)))

@@ -10,6 +10,7 @@ const { spawnSync, execFile } = require('node:child_process')
 const { promisify } = require('node:util')
 const { findOnPath } = require('../lib/find-on-path')
 const { readMounts } = require('./stale')
+const { procPath } = require('../lib/platform')
 const { fileKey } = require('../lib/workload')
 
 const MAX_FILE = '1024G' // vmtouch skips files above its -m (500 MiB by default)
@@ -71,7 +72,7 @@ async function touch (target) {
 /** Bytes the process read from the device so far (its threads', dead ones too), or 0 when it is gone. */
 function readBytes (pid) {
   try {
-    return Number(/^read_bytes: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0)
+    return Number(/^read_bytes: (\d+)$/m.exec(fs.readFileSync(procPath(pid, 'io'), 'utf8'))?.[1] ?? 0)
   } catch {
     return 0
   }

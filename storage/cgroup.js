@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { readStat, isAlive } = require('../lib/machine/proc')
+const { hasProc, procPath, LINUX_ONLY } = require('../lib/platform')
 
 const PREFIX = 'cbench-'
 const NAME = /^cbench-(\d+)-\d+$/
@@ -17,7 +18,7 @@ const NAME = /^cbench-(\d+)-\d+$/
 // /proc/self/mountinfo: "id parent major:minor root mountpoint options [optional...] - type source superoptions".
 // root is the cgroup the mount shows at its mountpoint (a container without a cgroup namespace sees its own there).
 const unescape = (field) => field.replace(/\\([0-7]{3})/g, (_, oct) => String.fromCharCode(parseInt(oct, 8)))
-function readCgroupMounts (text = fs.readFileSync('/proc/self/mountinfo', 'utf8')) {
+function readCgroupMounts (text = fs.readFileSync(procPath('self', 'mountinfo'), 'utf8')) {
   return text.split('\n').filter(Boolean).map((line) => {
     const [head, tail] = line.split(' - ')
     const f = head.split(' ').map(unescape)
@@ -28,7 +29,10 @@ function readCgroupMounts (text = fs.readFileSync('/proc/self/mountinfo', 'utf8'
 
 // What this machine says about itself; tests give a fake cgroup tree. parentOf: a process's parent pid, or 0.
 const SYSTEM = {
-  cgroups: () => fs.readFileSync('/proc/self/cgroup', 'utf8'),
+  cgroups: () => {
+    if (!hasProc()) throw new Error(`no /proc: ${LINUX_ONLY.storage}`)
+    return fs.readFileSync(procPath('self', 'cgroup'), 'utf8')
+  },
   mounts: () => readCgroupMounts(),
   pid: process.pid,
   parentOf: (pid) => readStat(pid)?.ppid ?? 0

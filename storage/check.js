@@ -6,6 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { findOnPath } = require('../lib/find-on-path')
+const { hasProc, LINUX_ONLY } = require('../lib/platform')
 
 const DIR = __dirname
 const SOURCE = path.join(DIR, 'delayfs.c')
@@ -26,6 +27,7 @@ function isBuilt () {
  * @returns {string|null} null when FUSE can be used, else one line naming what is missing
  */
 function checkFuse (env = process.env) {
+  if (!hasProc()) return LINUX_ONLY.storage
   try {
     if (!fs.statSync('/dev/fuse').isCharacterDevice()) throw new Error('not a device')
     fs.accessSync('/dev/fuse', fs.constants.R_OK | fs.constants.W_OK)

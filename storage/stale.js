@@ -6,13 +6,15 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { readStat, isAlive } = require('../lib/machine/proc')
+const { hasProc, procPath } = require('../lib/platform')
 
 // /proc/mounts escapes space, tab, newline and backslash as \ooo.
 const unescape = (field) => field.replace(/\\([0-7]{3})/g, (_, oct) => String.fromCharCode(parseInt(oct, 8)))
 
-/** Every mount in /proc/mounts as { source, mountpoint, type, options }. */
+/** Every mount in /proc/mounts as { source, mountpoint, type, options }; none without /proc (no delayfs mounts there). */
 function readMounts () {
-  return fs.readFileSync('/proc/mounts', 'utf8').split('\n').filter(Boolean).map((line) => {
+  if (!hasProc()) return []
+  return fs.readFileSync(procPath('mounts'), 'utf8').split('\n').filter(Boolean).map((line) => {
     const [source, mountpoint, type, options] = line.split(' ').map(unescape)
     return { source, mountpoint, type, options }
   })

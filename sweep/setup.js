@@ -2,8 +2,9 @@
 // `./run_benchmark.sh setup [--check] [--strict]`: the system packages the optional capabilities need, each checked on
 // this machine, named as its distribution names them (/etc/os-release: Debian, Ubuntu, Fedora/RHEL, Arch, Alpine); as
 // root, setup installs the missing ones requirement by requirement (one that cannot be had loses only its capability)
-// and builds the delay layer; then it puts Bun and Deno (for --runtime) into .node-cache/ from the npm registry. It
-// needs no npm dependency, so it also runs as `node sweep/setup.js [--check]` before `npm ci`.
+// and builds the delay layer; then it puts Bun and Deno (for --runtime) into .node-cache/ from the npm registry. Off
+// Linux (lib/platform.js) it says in one line what needs Linux, names Homebrew's packages for the rest on macOS, and
+// installs nothing but Bun and Deno. It needs no npm dependency, so it also runs as `node sweep/setup.js [--check]` before `npm ci`.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -15,6 +16,7 @@ const { haproxyBinary } = require('../lib/haproxy-check')
 const { checkFuse, buildDelayFs } = require('../storage/check')
 const { cachedRuntimes, RUNTIMES } = require('../lib/install/runtime-specs')
 const { installRuntime } = require('../lib/install/node-install')
+const { PLATFORM } = require('../lib/platform')
 
 // Debian puts daemons and admin tools (sshd, ip, haproxy) in the sbin folders, which a user's PATH may lack.
 const SBIN = ['/usr/sbin', '/usr/local/sbin', '/sbin']
@@ -27,6 +29,8 @@ const FAMILIES = {
   arch: { tool: 'pacman', install: ['-S', '--noconfirm', '--needed'] },
   alpine: { tool: 'apk', install: ['add', '-q'] }
 }
+
+const TITLES = { darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD' }
 
 /**
  * The distribution family of an os-release file: its ID, else the first of ID_LIKE this table knows.
@@ -51,6 +55,7 @@ const REQUIREMENTS = [
   {
     for: 'storage latency (the FUSE delay layer)',
     essential: true,
+    linux: true,
     packages: [same('fuse3', has('fusermount3')),
       pkg({ debian: 'libfuse3-dev', fedora: 'fuse3-devel', arch: 'fuse3', alpine: 'fuse3-dev' }, (m) => m.pkgConfig('fuse3')),
       pkg({ debian: 'pkg-config', fedora: 'pkgconf-pkg-config', arch: 'pkgconf', alpine: 'pkgconf' }, has('pkg-config')),
@@ -58,36 +63,41 @@ const REQUIREMENTS = [
       same('make', has('make'))]
   },
   // HAPROXY may name another build (lib/haproxy-check.js): then no package is needed.
-  { for: 'the -lb kinds (HAProxy)', packages: [same('haproxy', (m) => m.find('haproxy') || (m.env.HAPROXY && haproxyBinary(m.env)))] },
+  { for: 'the -lb kinds (HAProxy)', linux: true, packages: [same('haproxy', (m) => m.find('haproxy') || (m.env.HAPROXY && haproxyBinary(m.env)))] },
   {
     for: '--hosts=netns (network namespaces)',
+    linux: true,
     packages: [pkg({ debian: 'iproute2', fedora: 'iproute', arch: 'iproute2', alpine: 'iproute2' }, has('ip', 'tc'))]
   },
   {
     for: '--storage=cold (the real disk: fio measures it, vmtouch evicts and counts its cached pages)',
+    linux: true,
     packages: [same('fio', has('fio')),
       pkg({ debian: 'vmtouch', fedora: 'vmtouch', arch: null, alpine: null }, has('vmtouch'), 'vmtouch is not in its repositories (build it from source)')]
   },
   {
     for: '--profile\'s stacks of every thread and the kernel (perf)',
+    linux: true,
     packages: [pkg({ debian: 'linux-perf', ubuntu: `linux-tools-common linux-tools-${os.release()}`, fedora: 'perf', arch: 'perf', alpine: 'perf' },
       has('perf'))]
   },
   {
     for: 'the report\'s browser test (Chromium)',
-    packages: [pkg({ debian: 'chromium', ubuntu: null, fedora: 'chromium', arch: 'chromium', alpine: 'chromium' },
+    packages: [pkg({ debian: 'chromium', ubuntu: null, fedora: 'chromium', arch: 'chromium', alpine: 'chromium', darwin: '--cask chromium' },
       (m) => m.find('chromium') || m.find('chromium-browser'), 'its chromium is a snap, which the browser test cannot drive: that test is skipped')]
   },
   {
     for: 'other hosts over ssh (client)',
-    packages: [pkg({ debian: 'openssh-client', fedora: 'openssh-clients', arch: 'openssh', alpine: 'openssh-client' }, has('ssh', 'ssh-keygen'))]
+    packages: [pkg({ debian: 'openssh-client', fedora: 'openssh-clients', arch: 'openssh', alpine: 'openssh-client', darwin: 'openssh' },
+      has('ssh', 'ssh-keygen'))]
   },
   {
     for: 'other hosts over ssh, and their tests (sshd)',
-    packages: [pkg({ debian: 'openssh-server', fedora: 'openssh-server', arch: 'openssh', alpine: 'openssh-server' }, has('sshd'))]
+    packages: [pkg({ debian: 'openssh-server', fedora: 'openssh-server', arch: 'openssh', alpine: 'openssh-server', darwin: 'openssh' }, has('sshd'))]
   },
   {
     for: 'the cgroup v2 tests (a User-mode Linux guest)',
+    linux: true,
     packages: [pkg({ debian: 'user-mode-linux', fedora: null, arch: null, alpine: null }, has('linux.uml'), 'it ships no User-mode Linux kernel'),
       pkg({ debian: 'e2fsprogs', fedora: 'e2fsprogs', arch: 'e2fsprogs', alpine: 'e2fsprogs' }, has('mkfs.ext4'))]
   }
@@ -95,15 +105,17 @@ const REQUIREMENTS = [
 
 /**
  * A machine as setup sees it: this one by default; the tests replace any part (a PATH of fake tools, root or not).
- * @param {{ env?: object, sbin?: string[], isRoot?: boolean, osRelease?: string|null, fuse?: () => string|null, build?: () => string,
+ * @param {{ env?: object, sbin?: string[], isRoot?: boolean, platform?: string, osRelease?: string|null, fuse?: () => string|null, build?: () => string,
  *   runtimes?: object }} [parts] env: whose PATH is searched (then sbin) and that the installer runs with; osRelease: the text of
  *   /etc/os-release; fuse: why the delay layer cannot mount, or null (storage/check.js checkFuse); build: builds it and returns
- *   its path (buildDelayFs); runtimes: cached(name) the version of Bun or Deno in .node-cache/ (or null), install(name) puts
+ *   its path (buildDelayFs); platform: as lib/platform.js says (off Linux: no distribution, no installs); runtimes:
+ *   cached(name) the version of Bun or Deno in .node-cache/ (or null), install(name) puts
  *   the newest there and returns its version, or throws why not
- * @returns {object} env, isRoot, distribution, fuse, build, runtimes, find(name), pkgConfig(module), run(tool, args)
+ * @returns {object} env, isRoot, platform, distribution, fuse, build, runtimes, find(name), pkgConfig(module), run(tool, args)
  */
-function localMachine ({ env = process.env, sbin = SBIN, isRoot = process.getuid?.() === 0, osRelease = readOsRelease(), fuse = () => checkFuse(env),
-  build = buildDelayFs, runtimes = { cached: (name) => cachedRuntimes(name)[0]?.version ?? null, install: (name) => installRuntime(name, '').version } } = {}) {
+function localMachine ({ env = process.env, sbin = SBIN, isRoot = process.getuid?.() === 0, platform = PLATFORM, osRelease = readOsRelease(),
+  fuse = () => checkFuse(env), build = buildDelayFs,
+  runtimes = { cached: (name) => cachedRuntimes(name)[0]?.version ?? null, install: (name) => installRuntime(name, '').version } } = {}) {
   const dirs = [env.PATH || '', ...sbin].join(path.delimiter)
   const find = (name) => findOnPath(name, dirs)
   const pkgConfig = (module) => {
@@ -114,7 +126,8 @@ function localMachine ({ env = process.env, sbin = SBIN, isRoot = process.getuid
   const run = (tool, args) => spawnSync(find(tool), args, {
     env: { ...env, DEBIAN_FRONTEND: 'noninteractive' }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024
   })
-  return { env, isRoot, distribution: readDistribution(osRelease), fuse, build, runtimes, find, pkgConfig, run }
+  const distribution = platform === 'linux' ? readDistribution(osRelease) : { family: platform, name: `${TITLES[platform] ?? platform} (${platform})` }
+  return { env, isRoot, platform, distribution, fuse, build, runtimes, find, pkgConfig, run }
 }
 
 function readOsRelease () {
@@ -127,13 +140,14 @@ function readOsRelease () {
 }
 
 /**
- * Each requirement with the packages a machine lacks, named for its distribution.
+ * Each requirement with the packages a machine lacks, named for its distribution (off Linux: those that run there, named
+ * as Homebrew names them on macOS).
  * @param {object} machine from localMachine
  * @returns {object[]} REQUIREMENTS' entries, each with missing: [{ name, why }] (name null: no package to install)
  */
 function survey (machine) {
   const { family } = machine.distribution
-  return REQUIREMENTS.map((need) => ({
+  return REQUIREMENTS.filter((need) => machine.platform === 'linux' || !need.linux).map((need) => ({
     ...need,
     missing: need.packages.filter((p) => !p.present(machine)).map((p) => ({ name: p.names[family], why: p.why }))
   }))
@@ -218,7 +232,7 @@ const writer = (stream) => (line) => stream.write(`${line}\n`)
  *   installs (or the build failed); else 1 only when what quick needs (the delay layer's packages) is missing
  */
 function runSetup ({ check, strict = false }, { machine = localMachine(), print = writer(process.stdout), warn = writer(process.stderr) } = {}) {
-  const status = packagesStep({ check, strict }, machine, print, warn)
+  const status = (machine.platform === 'linux' ? packagesStep : elsewhereStep)({ check, strict }, machine, print, warn)
   runtimesStep(machine, check, print)
   return status
 }
@@ -244,6 +258,22 @@ function packagesStep ({ check, strict }, machine, print, warn) {
   else if (left) warn(`setup: still missing after the installs: ${left}`)
   if (check) return missing.length > 0 ? 1 : 0
   return essential || (strict && left) ? 1 : built
+}
+
+// Off Linux: what needs Linux in one line, then what runs here checked and named (Homebrew's names on macOS); nothing is
+// installed (Homebrew runs as the user who owns it: the line says the command). Exit 0 but for --check or --strict with
+// something missing: quick needs none of it.
+function elsewhereStep ({ check, strict }, machine, print, warn) {
+  print(`${'system'.padEnd(10)} ${machine.distribution.name}: setup, quick, sweep, run, compare and report run here`)
+  print(`${'linux'.padEnd(10)} these need Linux, and no package here brings them: ${REQUIREMENTS.filter((r) => r.linux).map((r) => r.for).join('; ')}`)
+  const needs = survey(machine)
+  for (const need of needs) print(row(need.missing.length ? 'missing' : 'present', need, need.missing))
+  const missing = needs.flatMap((need) => need.missing)
+  const brew = [...new Set(installable(missing).map((p) => `brew install ${p.name}`))].join(' && ')
+  if (missing.length === 0) print('every requirement that runs here is present')
+  else if (machine.platform === 'darwin') warn(`setup: nothing was installed; with Homebrew: ${brew}`)
+  else warn(`setup: nothing was installed; install them with this system's package manager: ${names(missing)}`)
+  return (check || strict) && missing.length > 0 ? 1 : 0
 }
 
 // One install per requirement: a package that cannot be had costs only its own capability, said in one line.

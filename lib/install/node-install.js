@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { CACHE_DIR, binaryIn, probeNode, newestFirst } = require('./node-versions')
 const { RUNTIMES, cacheName, runtimeBinaryIn, probeRuntime } = require('./runtime-specs')
+const { PLATFORM } = require('../platform')
 
 const NPM_TIMEOUT_MS = 300000
 // One try with a short wait: an unreachable registry should fail in seconds, not minutes.
@@ -67,6 +68,7 @@ const at = (registry) => (registry ? [`--registry=${registry}`] : [])
  * @throws {Error} when npm fails, the tarball is not what the registry says, or the binary does not report the version asked for
  */
 function installRuntime (name, range, { cacheDir = CACHE_DIR, npm = 'npm', registry, notify = () => {} } = {}) {
+  if (!RUNTIMES[name].pkg) throw new Error(`the npm registry has no ${RUNTIMES[name].title} package for ${PLATFORM} on ${process.arch}`)
   const version = newestOf(name, range, { npm, registry })
   const target = path.join(cacheDir, cacheName(name, version))
   const binary = (dir) => (name === 'node' ? binaryIn(dir) : runtimeBinaryIn(name, dir))

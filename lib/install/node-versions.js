@@ -8,6 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ROOT, ConfigError, ValueError } = require('../config')
 const { parseVersion } = require('../kinds')
+const { PLATFORM } = require('../platform')
 
 const CACHE_DIR = path.join(ROOT, '.node-cache')
 const FORMS = 'a major version (24), a full version (24.21.0), system, or a path to a node binary'
@@ -63,7 +64,7 @@ function cachedNodes (cacheDir = CACHE_DIR) {
  * @returns {string}
  */
 function binaryIn (dir) {
-  return path.join(dir, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node')
+  return path.join(dir, 'node_modules', `node-${PLATFORM}-${process.arch}`, 'bin', 'node')
 }
 
 function isExecutable (file) {

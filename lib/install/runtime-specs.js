@@ -11,16 +11,25 @@ const path = require('node:path')
 const { ConfigError, ValueError } = require('../config')
 const { CACHE_DIR, parseNodeSpec, resolveNode, newestFirst } = require('./node-versions')
 
-const ARCH = { x64: 'x64', arm64: 'aarch64' }
+const { PLATFORM } = require('../platform')
+
+// Bun's and Deno's npm packages for a platform and CPU (null: none there): each runtime names them its own way.
+const PACKAGES = {
+  bun: { linux: (a) => `@oven/bun-linux-${{ x64: 'x64', arm64: 'aarch64' }[a]}`, darwin: (a) => `@oven/bun-darwin-${{ x64: 'x64', arm64: 'aarch64' }[a]}` },
+  deno: { linux: (a) => `@deno/linux-${a}-glibc`, darwin: (a) => `@deno/darwin-${a}` }
+}
+/** The npm package of Bun or Deno for a platform and CPU, or null where the registry has none. */
+const runtimePackage = (name, platform = PLATFORM, arch = process.arch) =>
+  (['x64', 'arm64'].includes(arch) && PACKAGES[name][platform]?.(arch)) || null
 /**
  * name → title; pkg: its npm package for this machine; bin: the binary inside the package; args: what
  * goes before a script (Deno runs one with `run -A`: all permissions, as Node and Bun have); probe: the
  * arguments that evaluate PROBE.
  */
 const RUNTIMES = {
-  node: { title: 'Node', pkg: `node-${process.platform}-${process.arch}`, bin: ['bin', 'node'], args: [], probe: ['-p'] },
-  bun: { title: 'Bun', pkg: `@oven/bun-linux-${ARCH[process.arch] ?? process.arch}`, bin: ['bin', 'bun'], args: [], probe: ['-p'] },
-  deno: { title: 'Deno', pkg: `@deno/linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}-glibc`, bin: ['deno'], args: ['run', '-A'], probe: ['eval', '-p'] }
+  node: { title: 'Node', pkg: `node-${PLATFORM}-${process.arch}`, bin: ['bin', 'node'], args: [], probe: ['-p'] },
+  bun: { title: 'Bun', pkg: runtimePackage('bun'), bin: ['bin', 'bun'], args: [], probe: ['-p'] },
+  deno: { title: 'Deno', pkg: runtimePackage('deno'), bin: ['deno'], args: ['run', '-A'], probe: ['eval', '-p'] }
 }
 const NAMES = Object.keys(RUNTIMES)
 const FORMS = 'node, bun or deno, each optionally @VERSION: node@26 (a major, a full version, system or a path to a node binary), ' +
@@ -94,6 +103,7 @@ const cacheName = (name, version) => (name === 'node' ? `v${version.replace(/^v/
  * @returns {Array<{ version: string, path: string }>}
  */
 function cachedRuntimes (name, cacheDir = CACHE_DIR) {
+  if (!RUNTIMES[name].pkg) return [] // no package for this platform: none installed either
   let names = []
   try {
     names = fs.readdirSync(cacheDir)
@@ -158,7 +168,7 @@ function resolveRuntime (text, { cacheDir = CACHE_DIR, install, sweepNode, notif
     }
     return { ...record, spec: text, id: `node-${record.node}`, name, version: record.node, args: [] }
   }
-  if (process.platform !== 'linux') fail(`${RUNTIMES[name].title} is installed from its Linux package; this is ${process.platform}`)
+  if (!RUNTIMES[name].pkg) fail(`the npm registry has no ${RUNTIMES[name].title} package for ${PLATFORM} on ${process.arch}`)
   let bin = spec.path
   let source = 'path'
   if (!bin) {
@@ -187,5 +197,6 @@ function resolveRuntime (text, { cacheDir = CACHE_DIR, install, sweepNode, notif
 }
 
 module.exports = {
-  RUNTIMES, parseRuntimeSpec, runtimeSpec, splitId, runtimeLabel, currentRuntime, runtimeBinaryIn, cacheName, cachedRuntimes, probeRuntime, resolveRuntime
+  RUNTIMES, runtimePackage, parseRuntimeSpec, runtimeSpec, splitId, runtimeLabel, currentRuntime, runtimeBinaryIn, cacheName, cachedRuntimes, probeRuntime,
+  resolveRuntime
 }

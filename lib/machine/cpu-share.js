@@ -3,11 +3,13 @@
 // (/proc/PID/task/TID/schedstat, in ns), of /proc/stat (steal and iowait, runnable threads) and
 // /proc/loadavg; the run's own processes are this one and its descendants (servers, clients,
 // storage daemons, HAProxy). The difference of two samples says which share of the machine's CPU
-// other processes and the hypervisor (steal) took. Linux only.
+// other processes and the hypervisor (steal) took. Without Linux's /proc, the machine's CPU times (os.cpus()) less the run's
+// own (this process's, and its servers' and clients' as they report it) say what others took; steal and iowait are not measured.
 
 const fs = require('node:fs')
 const os = require('node:os')
 const { readStat } = require('./proc')
+const { hasProc, procPath } = require('../platform')
 
 // Fields of /proc/stat's cpu line, in order (guest time is already inside user and nice).
 const STATES = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal']
@@ -26,17 +28,18 @@ function readCpuLine (text) {
 // whether its command line holds it.
 function processTable (label = null) {
   const table = new Map()
-  for (const name of fs.readdirSync('/proc')) {
+  if (!hasProc()) return table
+  for (const name of fs.readdirSync(procPath())) {
     if (name.charCodeAt(0) > 57) continue // not a pid
     try {
       const stat = readStat(name)
       if (stat === null) continue // it ended while we looked
       let ns = 0
-      for (const tid of fs.readdirSync(`/proc/${name}/task`)) {
-        const text = fs.readFileSync(`/proc/${name}/task/${tid}/schedstat`, 'latin1')
+      for (const tid of fs.readdirSync(procPath(name, 'task'))) {
+        const text = fs.readFileSync(procPath(name, 'task', tid, 'schedstat'), 'latin1')
         ns += Number(text.slice(0, text.indexOf(' ')))
       }
-      const labelled = label !== null && fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(label)
+      const labelled = label !== null && fs.readFileSync(procPath(name, 'cmdline'), 'latin1').includes(label)
       table.set(Number(name), { ppid: stat.ppid, ns, labelled })
     } catch {} // it ended while we looked
   }
@@ -71,13 +74,38 @@ function processTree (table, ...roots) {
  *   at: ms (performance clock)
  */
 function sampleMachine (root = process.pid, label = null) {
-  const stat = fs.readFileSync('/proc/stat', 'latin1')
+  if (!hasProc()) return portableSample()
+  const stat = fs.readFileSync(procPath('stat'), 'latin1')
   const table = processTable(label)
   const own = processTree(table, root, ...[...table].filter(([, p]) => p.labelled).map(([pid]) => pid))
   const processes = new Map([...table].map(([pid, { ns }]) => [pid, { ns, own: own.has(pid) }]))
   const runnable = Number(/^procs_running (\d+)/m.exec(stat)?.[1] ?? 0)
-  const load1 = Number(fs.readFileSync('/proc/loadavg', 'latin1').split(' ')[0])
+  const load1 = Number(fs.readFileSync(procPath('loadavg'), 'latin1').split(' ')[0])
   return { at: performance.now(), cpu: readCpuLine(stat), processes, runnable, load1 }
+}
+
+// A sample without /proc: the machine's busy and total CPU time in ms from os.cpus() (null where it has none, as on Linux
+// without /proc), this process's own CPU in µs, the load average.
+function portableSample () {
+  const cpus = os.cpus()
+  const busy = cpus.reduce((sum, c) => sum + c.times.user + c.times.nice + c.times.sys + c.times.irq, 0)
+  const total = busy + cpus.reduce((sum, c) => sum + c.times.idle, 0)
+  const self = process.cpuUsage()
+  return { at: performance.now(), busyMs: cpus.length ? busy : null, totalMs: total, selfUs: self.user + self.system, load1: os.loadavg()[0] }
+}
+
+// What others took between two portable samples: the machine's busy time less the run's own (this process's, plus ownUs:
+// the CPU its servers and clients reported for the windows between them). Steal, iowait and runnable threads are not
+// measured (null), and neither is anything where os.cpus() has no times.
+function portableBetween (a, b, ownUs) {
+  const round = (x) => (x === null ? null : Number(x.toFixed(4)))
+  const none = { own: null, other: null, steal: null, iowait: null, interference: null }
+  const seconds = (b.at - a.at) / 1000
+  const totalMs = b.totalMs - a.totalMs
+  if (a.busyMs === null || b.busyMs === null || totalMs <= 0) return { seconds: round(seconds), ...none, runnable: null, load1: b.load1 }
+  const own = Math.min(1, ((b.selfUs - a.selfUs + ownUs) / 1000) / totalMs)
+  const other = Math.max(0, (b.busyMs - a.busyMs) / totalMs - own)
+  return { seconds: round(seconds), ...none, own: round(own), other: round(other), interference: round(other), runnable: null, load1: b.load1 }
 }
 
 /**
@@ -85,13 +113,15 @@ function sampleMachine (root = process.pid, label = null) {
  * processes, other processes (every thread's run time outside the run's process tree; a process
  * that began after a counts from its start, one that ended before b is not seen), steal and iowait
  * (from /proc/stat's ticks); interference is other + steal, the share the run could not have. The
- * runnable threads and load average are b's.
+ * runnable threads and load average are b's. Without /proc: see portableBetween; a figure not measured is null.
  * @param {object} a sampleMachine's
  * @param {object} b a later one
- * @returns {{ seconds: number, own: number, other: number, steal: number, iowait: number, interference: number,
- *   runnable: number, load1: number }}
+ * @param {number} [ownUs] without /proc: the CPU the run's servers and clients reported between a and b, in µs
+ * @returns {{ seconds: number, own: number|null, other: number|null, steal: number|null, iowait: number|null,
+ *   interference: number|null, runnable: number|null, load1: number }}
  */
-function interferenceBetween (a, b) {
+function interferenceBetween (a, b, ownUs = 0) {
+  if (a.processes === undefined) return portableBetween(a, b, ownUs)
   const seconds = (b.at - a.at) / 1000
   const capacityNs = seconds * 1e9 * CPUS
   let ownNs = 0

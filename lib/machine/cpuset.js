@@ -1,18 +1,21 @@
 'use strict'
 // --cpuset: shared leaves the client and the server to the scheduler on every core; split pins
 // the server side (servers, workers, HAProxy) and the client's processes to disjoint cores with
-// taskset, which every child inherits. Linux only.
+// taskset, which every child inherits. split is Linux only; shared runs anywhere.
 
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { findOnPath } = require('../find-on-path')
+const { PLATFORM, hasProc, procPath, LINUX_ONLY } = require('../platform')
 
 /**
  * The cores this process may run on, from a Cpus_allowed_list such as "0-3,6".
- * @param {string} [status] the text of /proc/self/status
+ * @param {string|null} [status] the text of /proc/self/status; null (no /proc): as many cores as Node says it may use
  * @returns {number[]}
  */
-function allowedCpus (status = fs.readFileSync('/proc/self/status', 'utf8')) {
+function allowedCpus (status = hasProc() ? fs.readFileSync(procPath('self', 'status'), 'utf8') : null) {
+  if (status === null) return Array.from({ length: os.availableParallelism() }, (_, k) => k)
   const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)[1]
   return list.split(',').flatMap((part) => {
     const [from, to = from] = part.split('-').map(Number)
@@ -51,7 +54,7 @@ function pinPrefix (mode, cpus) {
 
 /** Why split cannot be used here, or null. */
 function checkCpuset () {
-  if (process.platform !== 'linux') return `--cpuset=split pins with taskset, on Linux only; this is ${process.platform}`
+  if (!hasProc()) return `${LINUX_ONLY.cpuset} (this is ${PLATFORM})`
   if (!findOnPath('taskset', [process.env.PATH || '', '/usr/bin', '/bin'].join(path.delimiter))) {
     return 'taskset is not installed: --cpuset=split needs it (apt-get install -y util-linux)'
   }
@@ -65,7 +68,7 @@ function checkCpuset () {
 
 /** The cores a running process may use (its Cpus_allowed_list), e.g. to check a pin took. */
 function processCpus (pid) {
-  return allowedCpus(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return allowedCpus(fs.readFileSync(procPath(pid, 'status'), 'utf8'))
 }
 
 module.exports = { allowedCpus, planCpuset, pinPrefix, checkCpuset, processCpus, cpuList }

@@ -11,6 +11,7 @@ const path = require('node:path')
 const http = require('node:http')
 const { Worker } = require('node:worker_threads')
 const { intervalOfMedian } = require('../median')
+const { isLinux } = require('../platform')
 
 const BATCHES = 15 // the median of 15 has an order-statistic interval at 96% (ranks 4 and 12)
 const VULNERABILITIES = '/sys/devices/system/cpu/vulnerabilities'
@@ -125,7 +126,7 @@ async function measureFingerprint () {
     cpuModel: os.cpus()[0]?.model?.trim() || 'unknown',
     cores: os.availableParallelism(),
     kernel: `${os.type()} ${os.release()}`,
-    mitigations: mitigations(),
+    mitigations: isLinux ? mitigations() : null,
     costs,
     seconds: Number(((performance.now() - started) / 1000).toFixed(2))
   }

@@ -5,11 +5,12 @@
 // (/proc/PID/fd links to socket:[INODE]).
 
 const fs = require('node:fs')
+const { procPath } = require('../platform')
 
 const LISTEN = '0A' // TCP_LISTEN in /proc/net/tcp's st column
 
 /** The inodes of the listening sockets on a port, from /proc/net/tcp and tcp6. */
-function listeningInodes (port, procNet = '/proc/net') {
+function listeningInodes (port, procNet = procPath('net')) {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0')
   const inodes = []
   for (const file of ['tcp', 'tcp6']) {
@@ -32,11 +33,11 @@ function socketsOf (pid) {
   const held = new Set()
   let fds = []
   try {
-    fds = fs.readdirSync(`/proc/${pid}/fd`)
+    fds = fs.readdirSync(procPath(pid, 'fd'))
   } catch {}
   for (const fd of fds) {
     try {
-      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(procPath(pid, 'fd', fd)))
       if (m) held.add(m[1])
     } catch {} // closed meanwhile
   }

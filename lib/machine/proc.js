@@ -4,6 +4,7 @@
 // whether its event loop waits.
 
 const fs = require('node:fs')
+const { hasProc, procPath } = require('../platform')
 
 const USER_HZ = 100 // /proc/PID/stat counts CPU time in USER_HZ ticks, 100 on Linux
 
@@ -15,9 +16,10 @@ const USER_HZ = 100 // /proc/PID/stat counts CPU time in USER_HZ ticks, 100 on L
  *   (ticks since boot, as text: with the pid it names one process for good); null when there is no such process
  */
 function readStat (pid) {
+  if (!hasProc()) return null
   let stat
   try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1')
+    stat = fs.readFileSync(procPath(pid, 'stat'), 'latin1')
   } catch {
     return null
   }
@@ -36,10 +38,21 @@ function readStat (pid) {
   }
 }
 
-/** Whether a process runs: it exists and is not a zombie (which serves and owns nothing). */
+/** Whether a process runs: it exists and is not a zombie (which serves and owns nothing); without /proc, whether a signal reaches it. */
 function isAlive (pid) {
+  if (!hasProc()) return signalReaches(pid)
   const stat = readStat(pid)
   return stat !== null && stat.state !== 'Z' && stat.state !== 'X'
+}
+
+/** Whether a signal reaches a process (a negative pid: a process group), as process.kill(pid, 0) tells anywhere. */
+function signalReaches (pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return err.code === 'EPERM' // it exists, owned by another user
+  }
 }
 
 /**
@@ -58,7 +71,7 @@ function processCpuUs (pid) {
 function overThreads (pid, file, read) {
   let tasks
   try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`)
+    tasks = fs.readdirSync(procPath(pid, 'task'))
   } catch {
     return 0
   }
@@ -67,7 +80,7 @@ function overThreads (pid, file, read) {
 
 function threadFigure (pid, tid, file, read) {
   try {
-    return read(fs.readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'latin1'))
+    return read(fs.readFileSync(procPath(pid, 'task', tid, file), 'latin1'))
   } catch {
     return 0
   }
@@ -110,7 +123,7 @@ const threadsSleeps = (pid) => overThreads(pid, 'status', voluntarySwitches)
 function poolThreads (pid, size) {
   let tasks
   try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`)
+    tasks = fs.readdirSync(procPath(pid, 'task'))
   } catch {
     return []
   }
@@ -147,4 +160,4 @@ function loopWaits (pid) {
   return threadFigure(pid, pid, 'wchan', (w) => w === 'ep_poll' || w.includes('epoll_wait'))
 }
 
-module.exports = { readStat, isAlive, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps, poolThreads, busyThreads, loopWaits }
+module.exports = { readStat, isAlive, signalReaches, processCpuUs, threadsCpuNs, threadCpuNs, threadsSleeps, poolThreads, busyThreads, loopWaits }

@@ -2,6 +2,7 @@
 // The environment a result was produced in, recorded beside every result.
 
 const os = require('node:os')
+const { PLATFORM } = require('../platform')
 
 const LIBUV_DEFAULT_THREADPOOL = 4
 const LIBUV_MAX_THREADPOOL = 1024
@@ -53,7 +54,7 @@ function describeEnv () {
     node: process.version,
     cpus: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    platform: process.platform,
+    platform: PLATFORM,
     release: os.release(),
     totalMemBytes: os.totalmem(),
     uvThreadpoolSize: uvThreadpoolSize(),

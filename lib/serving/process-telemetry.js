@@ -24,13 +24,20 @@ function createMonitor (role) {
   delay.enable()
   let since, sinceNs, elu, cpu, requests, rssBytes
   // The most memory resident in the window: sampled every 50 ms and at its end (a read of /proc/self/stat; the lifetime
-  // maxRSS keeps the start-up's peak, the same for every cell a server serves).
+  // maxRSS keeps the start-up's peak, the same for every cell a server serves). libuv reads it from /proc on Linux: where
+  // that cannot be read, it is not measured (null).
   const rss = typeof process.memoryUsage.rss === 'function' ? process.memoryUsage.rss : () => process.memoryUsage().rss
-  const sampleRss = () => { rssBytes = Math.max(rssBytes, rss()) }
+  const sampleRss = () => {
+    try {
+      if (rssBytes !== null) rssBytes = Math.max(rssBytes, rss())
+    } catch {
+      rssBytes = null
+    }
+  }
   setInterval(sampleRss, 50).unref()
   const reset = () => {
     delay.reset()
-    rssBytes = 0
+    rssBytes = rssBytes === null ? null : 0
     sampleRss()
     since = performance.now()
     sinceNs = process.hrtime.bigint()
@@ -62,7 +69,7 @@ function createMonitor (role) {
       cpuUs: { user, system },
       // The most memory the process has held since it started (KiB), where the runtime tells.
       maxRssKiB: typeof process.resourceUsage === 'function' ? process.resourceUsage().maxRSS : null,
-      windowRssKiB: Math.round(rssBytes / 1024),
+      windowRssKiB: rssBytes === null ? null : Math.round(rssBytes / 1024),
       eventLoopDelayUs: {
         min: hasDelay ? us(delay.min) : null,
         mean: hasDelay ? us(delay.mean) : null,

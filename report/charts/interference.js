@@ -78,7 +78,8 @@ function interferenceChart ({ title, env, maxInterference, passes, windows }) {
   const drops = spans.filter((s) => !s.kept)
   const x = (gridIndex, more) => ({ gridIndex, type: 'value', min: 0, max: end, ...more })
   const lines = throughputSeries(spans, windows)
-  option.legend = [{ top: 62, itemGap: 20, data: ['other processes', 'steal', 'dropped pass'] },
+  const hasSteal = spans.some((s) => s.steal !== null) // not measured off Linux
+  option.legend = [{ top: 62, itemGap: 20, data: ['other processes', ...(hasSteal ? ['steal'] : []), 'dropped pass'] },
     { top: 285, left: 40, right: 40, itemGap: 20, data: lines.filter((l) => l.type === 'line').map((l) => l.name) }]
   // A static SVG cannot scroll a legend: it wraps, and the lower panel moves down by its rows.
   const bottomTop = 315 + LEGEND_ROW * Math.ceil(option.legend[1].data.length / CELLS_PER_ROW)
@@ -98,9 +99,9 @@ function interferenceChart ({ title, env, maxInterference, passes, windows }) {
   other.markArea = { ...DROPPED_AREA, data: drops.map((s) => [{ xAxis: s.from }, { xAxis: s.to }]) }
   const marks = { name: 'dropped pass', type: 'scatter', color: DROPPED, xAxisIndex: 0, yAxisIndex: 0,
     symbol: 'triangle', symbolSize: 9, symbolRotate: 180, symbolOffset: [0, -8],
-    data: drops.map((s) => [(s.from + s.to) / 2, (s.other + s.steal) * 100]) }
+    data: drops.map((s) => [(s.from + s.to) / 2, (s.other + (s.steal ?? 0)) * 100]) }
   if (lines.length > 0) lines[0].markArea = { ...DROPPED_AREA, data: other.markArea.data }
-  option.series = [other, steal, marks, ...lines]
+  option.series = [other, ...(hasSteal ? [steal] : []), marks, ...lines]
   return renderSvg(option, { width: 900, height: bottomTop + 240 })
 }
 

@@ -21,7 +21,7 @@ function runCharts (results, { verdicts, margin }) {
     const title = 'Throughput verdicts: a over b, 95% intervals'
     charts.push({ file: 'verdicts.svg', title, section: 'verdicts', svg: verdictsChart({ title, env, margin, entries }) })
   }
-  if (results.passes.length > 0) {
+  if (results.passes.some((p) => p.interference !== null)) { // not measured: no chart (the run section says so)
     const title = 'What else used the machine, pass by pass, beside each cell\'s throughput'
     const maxInterference = env.options?.maxInterference ?? MAX_INTERFERENCE
     charts.push({ file: 'interference.svg', title, section: 'run',

@@ -185,6 +185,7 @@ function environment (env) {
       `${(h.freeMemBytes / 2 ** 30).toFixed(1)} GiB free, clock ${h.clockOffsetMs >= 0 ? '+' : ''}${h.clockOffsetMs} ms`]),
     ['Memory', `${(env.totalMemBytes / 2 ** 30).toFixed(1)} GiB`],
     ['OS', `${env.platform} ${env.release}`],
+    ...(env.notes?.length ? [['Notes (what was left out or not measured here)', env.notes.join(' · ')]] : []),
     ...Object.entries(ENV).map(([name, variable]) => [variable, env[name]]), // the shell's, unless a cell sets them
     ['Git commit', env.gitCommit && `${env.gitCommit}${env.gitDirty ? ' (with uncommitted changes)' : ''}`],
     ['Command line', env.argv.join(' ')], ['Seed', env.seed],

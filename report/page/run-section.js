@@ -31,8 +31,10 @@ function runSection (f, chart, maxInterference) {
     <tr><th>the whole run</th><th class="num">${s1(f.wallMs)}</th><th></th></tr></tbody></table>
     <p class="note">Measuring took ${pct(f.share)} of the run; the windows themselves (the kept ones, the time the
     figures come from) ${s1(f.keptMs)} s. ${f.rounds} rounds, ${f.disturbedRounds} of them disturbed; ${f.dropped} of
-    ${f.passes} passes dropped${f.waitedMs > 0 ? html`, ${s1(f.waitedMs)} s spent waiting for a quiet machine` : ''}. Others took a median
-    ${f.median === null ? '–' : pct(f.median)} of the CPU per pass, at most ${f.worst === null ? '–' : pct(f.worst)}. A cell all of whose
+    ${f.passes} passes dropped${f.waitedMs > 0 ? html`, ${s1(f.waitedMs)} s spent waiting for a quiet machine` : ''}. ${f.median === null && f.passes > 0
+    ? 'What others took of the CPU was not measured here (the environment\'s notes say why), so no pass was dropped for it'
+    : html`Others took a median ${f.median === null ? '–' : pct(f.median)} of the CPU per pass, at most
+    ${f.worst === null ? '–' : pct(f.worst)}`}. A cell all of whose
     comparisons were narrow enough after <code>--rounds</code> got no more windows: ${f.settled} did.</p>
     ${chart && html`<figure id="interference-chart" aria-label="interference">${raw(chart.svg)}</figure>`}</section>`
 }

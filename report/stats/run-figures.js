@@ -20,7 +20,7 @@ function runFigures ({ env, roundLog, passes }) {
   const profileMs = timing.profile ?? 0 // --profile's rounds (a folder from before them has none)
   const measuringMs = roundLog.reduce((a, r) => a + r.passes, 0)
   const verifyMs = roundLog.reduce((a, r) => a + r.verify, 0)
-  const interference = passes.map((p) => p.interference).sort((a, b) => a - b)
+  const interference = passes.map((p) => p.interference).filter((x) => x !== null).sort((a, b) => a - b) // null: not measured here
   return {
     wallMs,
     phases: [['start the servers, create the files', timing.start], ['warm up', timing.warm], ['measure (the passes)', measuringMs],

@@ -17,6 +17,7 @@ const { spawnSync } = require('node:child_process')
 const { residency, evict, touch, readBytes, vmtouchProblem } = require('../../storage/cache')
 const { usesDelayLayer } = require('../../lib/results/dimensions')
 const { processTable, processTree } = require('../../lib/machine/cpu-share')
+const { hasProc } = require('../../lib/platform')
 
 const SLACK_BYTES = 32 * 1024 * 1024 // what the server may grow by in a round without reclaiming its own memory
 const PAGE_BYTES = 4096
@@ -47,7 +48,8 @@ function warm (opened, cell) {
   if (res.status !== 0) throw new Error(`warming ${cell.cacheShare}% of the data set: ${res.error?.message || res.stderr.trim() || `exit ${res.status}`}`)
 }
 
-const deviceBytes = (opened) => readerPids(opened).reduce((sum, pid) => sum + readBytes(pid), 0)
+// Not measured (null) without /proc, where a process's bytes from the device are read.
+const deviceBytes = (opened) => (hasProc() ? readerPids(opened).reduce((sum, pid) => sum + readBytes(pid), 0) : null)
 
 /**
  * Readies a cell's data set for a round and notes where it starts: cold, emptied and limited.
@@ -91,7 +93,7 @@ function endCache (start, { cell, opened }, requests) {
   const fields = {
     residencyBefore: round1(start.percent),
     residencyAfter: round1(after),
-    deviceBytesPerGet: gets > 0 ? Math.round((deviceBytes(opened) - start.readBytes) / gets) : '',
+    deviceBytesPerGet: gets > 0 && start.readBytes !== null ? Math.round((deviceBytes(opened) - start.readBytes) / gets) : '',
     cacheLimitBytes: start.limitBytes ?? ''
   }
   if (!opened.cgroup) return { fields, drift: driftOf(fields, null) }

@@ -171,7 +171,7 @@ async function runClientCell (run, ctx) {
   const fields = await withServer(run, ctx, async (opened) => {
     const { server, storage, placement, log, configFile, files } = opened
     const storageStart = await storageNow(storage)
-    const cpuStart = opened.remote ? 0 : groupCpuUs(server.child.pid)
+    const cpuStart = opened.remote ? null : groupCpuUs(server.child.pid) // null without /proc
     // The client's way to the server: the configured address, or the namespace's with the cell's round trip.
     const link = await connectRun(ctx.hosts ?? null, cell.rtt ?? 0, server.port)
     let client, linkFields
@@ -184,8 +184,8 @@ async function runClientCell (run, ctx) {
     }
     const storageEnd = await storageNow(storage)
     const json = readJsonOrNull(path.join(ctx.dir, files.json))
-    // A server on another host: its CPU time from its telemetry (the measured phase), not from /proc here.
-    const serverCpuUs = opened.remote ? json?.serverStats?.totals.cpuUs ?? '' : groupCpuUs(server.child.pid) - cpuStart
+    // A server on another host, or without /proc: its CPU time from its telemetry (the measured phase).
+    const serverCpuUs = cpuStart === null ? json?.serverStats?.totals.cpuUs ?? '' : groupCpuUs(server.child.pid) - cpuStart
     writeHgrms(ctx.dir, files.json, json)
     const reason = runProblem(client, json, log, ctx.options.cellTimeout) || wrongRuntime(cell, json)
     return { ...jsonFigures(json, { storageStart, storageEnd }), ...linkFields, serverCpuUs, json: json ? files.json : '', reason }

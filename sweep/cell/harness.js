@@ -20,6 +20,7 @@ const { serverEnv, usesDelayLayer } = require('../../lib/results/dimensions') //
 const { remoteServer } = require('../hosts/hosts')
 const { openData } = require('../../client/data-host')
 const { processCpuUs } = require('../../lib/machine/proc')
+const { hasProc, procPath } = require('../../lib/platform')
 const { profileEnv, profileSpool, PERF_FLAGS } = require('../../lib/serving/profiler')
 
 /**
@@ -118,8 +119,9 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
  */
 function mechanismOf (kind, server) {
   if (KINDS[kind].model === 'lb') return 'HAProxy'
+  if (!hasProc()) return null // not measured here
   const pids = groupMembers(server.child.pid).map((m) => m.pid)
-  return listenMechanism(server.port, server.child.pid, pids, { procNet: `/proc/${server.child.pid}/net` }).mechanism
+  return listenMechanism(server.port, server.child.pid, pids, { procNet: procPath(server.child.pid, 'net') }).mechanism
 }
 
 const HERE = openData(null)

@@ -1,6 +1,6 @@
 'use strict'
 // Child node processes, each in a process group of its own: start one, run one to its end under a
-// time limit, stop one (SIGTERM, then SIGKILL), and read its CPU time from /proc (Linux). Only
+// time limit, stop one (SIGTERM, then SIGKILL), and read its CPU time from /proc (Linux; without it, not measured). Only
 // groups started here are ever signalled, and only while they still have a live member.
 
 const { spawn } = require('node:child_process')
@@ -10,7 +10,8 @@ const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { ROOT } = require('../../lib/config')
 const { WATCHED } = require('../../lib/machine/parent-watch')
-const { readStat } = require('../../lib/machine/proc')
+const { readStat, signalReaches } = require('../../lib/machine/proc')
+const { hasProc, procPath } = require('../../lib/platform')
 
 const STOP_GRACE_MS = 5000 // servers and clients exit within 5 s of SIGTERM
 const KILL_WAIT_MS = 2000
@@ -22,13 +23,14 @@ const stopping = new WeakMap()
 process.on('exit', () => { for (const child of live) signalGroup(child.pid, 'SIGKILL') })
 
 /**
- * The live (not zombie) processes of a process group, with their CPU time.
+ * The live (not zombie) processes of a process group, with their CPU time (Linux).
  * @param {number} pgid
- * @returns {Array<{ pid: number, cpuUs: number }>}
+ * @returns {Array<{ pid: number, cpuUs: number }>} [] without /proc
  */
 function groupMembers (pgid) {
   const members = []
-  for (const name of fs.readdirSync('/proc')) {
+  if (!hasProc()) return members
+  for (const name of fs.readdirSync(procPath())) {
     if (!/^\d+$/.test(name)) continue
     const stat = readStat(name) // null: it ended while we looked
     if (stat?.pgrp === pgid && stat.state !== 'Z') members.push({ pid: Number(name), cpuUs: stat.cpuUs })
@@ -38,11 +40,14 @@ function groupMembers (pgid) {
 
 /**
  * @param {number} pgid
- * @returns {number} CPU time (user + system) of the group's live processes so far, in µs
+ * @returns {number|null} CPU time (user + system) of the group's live processes so far, in µs; null without /proc
  */
 function groupCpuUs (pgid) {
-  return groupMembers(pgid).reduce((sum, m) => sum + m.cpuUs, 0)
+  return hasProc() ? groupMembers(pgid).reduce((sum, m) => sum + m.cpuUs, 0) : null
 }
+
+// Whether a group has a live member: from /proc, else whether a signal reaches the group (a zombie counts until reaped).
+const groupLives = (pgid) => (hasProc() ? groupMembers(pgid).length > 0 : signalReaches(-pgid))
 
 function signalGroup (pgid, sig) {
   try {
@@ -54,7 +59,7 @@ function signalGroup (pgid, sig) {
 
 async function emptied (pgid, ms) {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(POLL_MS)) {
-    if (groupMembers(pgid).length === 0) return true
+    if (!groupLives(pgid)) return true
   }
   return false
 }
@@ -95,9 +100,9 @@ function stopGroup (child, log) {
 
 async function stopNow (child, log) {
   const pgid = child.pid
-  const members = groupMembers(pgid)
-  if (members.length > 0) {
-    log.write(`# stopping group ${pgid}: pids ${members.map((m) => m.pid).join(' ')}\n`)
+  if (groupLives(pgid)) {
+    const pids = hasProc() ? groupMembers(pgid).map((m) => m.pid).join(' ') : 'not seen without /proc'
+    log.write(`# stopping group ${pgid}: pids ${pids}\n`)
     signalGroup(pgid, 'SIGTERM')
     if (!await emptied(pgid, STOP_GRACE_MS)) {
       log.write(`# pid ${pgid}: group still running ${STOP_GRACE_MS / 1000} s after SIGTERM; sending SIGKILL\n`)

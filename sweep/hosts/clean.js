@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { setTimeout: sleep } = require('node:timers/promises')
 const { readStat } = require('../../lib/machine/proc')
+const { hasProc, procPath } = require('../../lib/platform')
 
 const NAMED = /cbench-remote-|lib\/ipc-relay\.js/
 const GRACE_MS = 3000
@@ -27,10 +28,11 @@ function ancestors () {
 function named () {
   const spared = ancestors()
   const found = []
-  for (const name of fs.readdirSync('/proc')) {
+  if (!hasProc()) return found // not seen without /proc
+  for (const name of fs.readdirSync(procPath())) {
     if (!/^\d+$/.test(name) || spared.has(Number(name))) continue
     try {
-      const command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim()
+      const command = fs.readFileSync(procPath(name, 'cmdline'), 'utf8').split('\0').join(' ').trim()
       if (NAMED.test(command)) found.push({ pid: Number(name), command })
     } catch {} // it ended while we looked
   }

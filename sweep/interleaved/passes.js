@@ -5,7 +5,7 @@
 // (lib/machine/cpu-share.js); a pass in which other processes or the hypervisor took more than
 // --maxInterference of the CPU is dropped, judged by that figure alone, and run again once the
 // machine is quiet (sampled every half second, for at most QUIET_WAIT_MS), so that a long
-// disturbance costs waiting, not windows.
+// disturbance costs waiting, not windows. Where interference cannot be measured (null), every pass is kept.
 
 const { resetServerStats, readServerStats } = require('../../client/server-stats')
 const { sampleMachine, interferenceBetween } = require('../../lib/machine/cpu-share')
@@ -25,7 +25,7 @@ async function quiet (machine, maxInterference, signal, deadline) {
   for (const end = Math.min(Date.now() + QUIET_WAIT_MS, deadline); Date.now() < end && !signal.aborted;) {
     await sleep(machine.quietMs)
     const after = machine.sample()
-    if (machine.between(before, after).interference <= maxInterference) return after
+    if (!(machine.between(before, after).interference > maxInterference)) return after
     before = after
   }
   return before
@@ -114,9 +114,9 @@ async function runPasses (cells, { options, random, hosts, signal, deadline = In
     }
     await around?.after(pass)
     const after = machine.sample()
-    const figures = machine.between(before, after)
+    const figures = machine.between(before, after, windows.reduce((sum, w) => sum + sumCpu(w.cpuUs) + (w.doc?.totals.cpuUs ?? 0), 0))
     before = after
-    const kept = figures.interference <= maxInterference
+    const kept = !(figures.interference > maxInterference) // null: not measured here
     await Promise.all([...new Set(live.map((c) => c.pool))].map((pool) => pool.settle(kept).catch(() => {}))) // a dead pool's cells failed already
     if (kept) {
       log.clean++

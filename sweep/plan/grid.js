@@ -14,6 +14,7 @@ const { resolveRuntimes, resolveClientNode } = require('./runtimes')
 const { checkFuse } = require('../../storage')
 const { placementProblem } = require('../cell/placement')
 const { planRemote } = require('../hosts/hosts')
+const { hasProc, notLinuxLines, LINUX_ONLY } = require('../../lib/platform')
 const { SWEEP_OPTIONS, SWEEP_LISTS, ROUND_OPTIONS, CAPACITY_OPTIONS, CELL_TIMEOUT_MS, COMMON_FLAGS, runOptions } = require('./options')
 
 const kind = oneOf(...KIND_NAMES)
@@ -83,6 +84,7 @@ function checkFlags ({ measure, rounds }, given) {
   if (given.profileRounds !== undefined && !given.profile) {
     throw new ConfigError('--profileRounds is how many profiled rounds --profile adds: give --profile too')
   }
+  if (given.profile && !hasProc()) throw new ConfigError(`--profile: ${LINUX_ONLY.profile}`)
   const notCapacity = measure === 'capacity' && [...Object.keys(ROUND_OPTIONS), 'aa'].find((key) => key !== 'budget' && given[key] !== undefined)
   if (notCapacity) {
     throw new ConfigError(`--${notCapacity} is for sweep, quick${PROFILE_KEYS.includes(notCapacity) ? ', versions and run' : ' and versions'}; ` +
@@ -199,6 +201,9 @@ function planCells (preset, argv, runKind) {
     throw new ConfigError(`--fileBytes: the data set is written on this host; the server runs on ${options.serverHost.text}`)
   }
   const interleaved = preset.measure !== 'sequence'
+  // What needs Linux here, said once (lib/platform.js): interference, and how a cluster shares its port.
+  const multi = [...cells.values()].some((c) => isMultiProcess(c.kind))
+  notes.push(...notLinuxLines([...(interleaved ? ['others'] : []), ...(multi ? ['ports'] : [])]))
   return { command, config, options, grid, notes, remote, envExtra: { runtimes, skipped, ...(remote && { hosts: remote.checked }) },
     ...(interleaved ? { cells: [...cells.values()] } : { runs: schedule([...cells.values()], options.rounds, options.seed) }) }
 }

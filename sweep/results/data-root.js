@@ -5,12 +5,14 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { readStat } = require('../../lib/machine/proc')
+const { readStat, isAlive } = require('../../lib/machine/proc')
 
 const OWNER = '.sweep-owner'
 
-// The kernel's start time of a process (clock ticks since boot), or null if there is none.
+// The kernel's start time of a process (clock ticks since boot), or null if there is none (or no /proc).
 const startTime = (pid) => readStat(pid)?.startTime ?? null
+// Whether an owner's sweep still runs: its pid with the same start time; without a start time (no /proc), its pid alive.
+const running = (owner) => (owner.startTime === null || startTime(owner.pid) === null ? isAlive(owner.pid) : startTime(owner.pid) === owner.startTime)
 
 /**
  * Removes the data roots under dataPath that a sweep which is gone left behind.
@@ -28,7 +30,7 @@ function removeLeftovers (dataPath) {
     } catch {
       continue // not a sweep's, or kept on purpose
     }
-    if (owner.keep || startTime(owner.pid) === owner.startTime) continue // kept, or its sweep still runs
+    if (owner.keep || running(owner)) continue // kept, or its sweep still runs
     fs.rmSync(root, { recursive: true, force: true })
     removed.push(root)
   }

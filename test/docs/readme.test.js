@@ -58,19 +58,21 @@ t.test('where it runs: every cell works, refused or untested, each claim backed 
   const section = readme.slice(readme.indexOf('## Where it runs'), readme.indexOf('\n## ', readme.indexOf('## Where it runs') + 1))
   const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| capability') && !line.startsWith('|---'))
   const head = section.split('\n').find((line) => line.startsWith('| capability')).split('|').slice(1, -1).map((c) => c.trim())
-  t.same(head, ['capability', 'root', 'user', 'cgroup v1', 'v2 systemd', 'v2 delegated', 'v2 container', 'Debian', 'Ubuntu', 'Fedora', 'tests'])
+  t.same(head, ['capability', 'root', 'user', 'cgroup v1', 'v2 systemd', 'v2 delegated', 'v2 container', 'Debian', 'Ubuntu', 'Fedora', 'no /proc',
+    'tests'])
   t.ok(rows.length >= 9, `${rows.length} capabilities`)
   for (const line of rows) {
     const cells = line.split('|').slice(1, -1).map((c) => c.trim())
     const [name, ...values] = cells
     const tests = [...values.pop().matchAll(/`([^`]+)`/g)].map((m) => m[1])
     const at = Object.fromEntries(head.slice(1, -1).map((h, k) => [h, values[k]]))
-    t.same(values.filter((v) => !['works', 'refused', 'untested'].includes(v)), [], `${name}: 9 cells, each works, refused or untested`)
+    t.same(values.filter((v) => !['works', 'refused', 'untested'].includes(v)), [], `${name}: 10 cells, each works, refused or untested`)
     for (const test of tests) t.ok(fs.existsSync(path.join(ROOT, test)), `${name}: ${test} exists`)
     if (values.some((v) => v !== 'untested')) t.ok(tests.length > 0, `${name}: a claim names its test`)
     // A claim for a place needs a test that runs there.
     const runsIn = (place, pattern) => ['works', 'refused'].includes(at[place]) && t.ok(tests.some((f) => pattern.test(f)), `${name}: ${place} has its test`)
     runsIn('user', /as-user|setup/)
+    runsIn('no /proc', /no-proc/)
     for (const layout of ['v2 systemd', 'v2 delegated', 'v2 container']) runsIn(layout, /cgroup-v2/)
     const setupTest = tests.find((f) => /setup/.test(f))
     for (const distro of ['Ubuntu', 'Fedora']) {

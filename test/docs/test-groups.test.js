@@ -6,9 +6,10 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
-const { NEEDS, SYSTEM, testFiles, groupOf } = require('../tools/groups')
+const { NEEDS, SYSTEM, LINUX, testFiles, groupOf } = require('../tools/groups')
 const { plan, runFiles } = require('../tools/run')
 const { parseArgs } = require('../tools/flakes')
+const { hasProc } = require('../../lib/platform')
 
 const ROOT = path.join(__dirname, '..', '..')
 
@@ -29,7 +30,7 @@ t.test('the runner runs the unit group three at a time and the system group need
   const { coverage, runs: [unit, ...more] } = plan(['unit'])
   t.same([coverage, unit.jobs, more], [false, 3, []], 'one run, three files at a time, coverage off')
   t.same(unit.files.filter((f) => SYSTEM[f]), [], 'no system file in the unit group')
-  t.equal(unit.files.length + Object.keys(SYSTEM).length, testFiles().length, 'the two groups are every file')
+  t.equal(unit.files.length + unit.skipped.length + Object.keys(SYSTEM).length, testFiles().length, 'the two groups are every file')
   t.equal(plan(['unit', '--coverage']).coverage, true)
   const system = plan(['system']).runs
   t.same(system.map((r) => r.title.split(' ')[1]), Object.keys(NEEDS), 'each need once, in the table\'s order')
@@ -106,6 +107,26 @@ t.test('the runner prints a line a file, a failed file\'s output, a passed file\
   out = ''
   t.equal(await runFiles({ title: 'unit', jobs: 3, files: [rel('good.test.js')] }, (s) => { out += s }), true, 'all passed')
   t.notMatch(out, /failed:/)
+})
+
+t.test('off Linux, the unit files that need it are skipped with a line each saying why, and counted apart', async (t) => {
+  const files = testFiles()
+  t.same(Object.keys(LINUX).filter((f) => groupOf(f) !== 'unit'), [], 'each one a unit file that exists')
+  const darwin = spawnSync(process.execPath, ['-e', 'console.log(JSON.stringify(require("./test/tools/run").plan(["unit"]).runs[0]))'],
+    { cwd: ROOT, env: { ...process.env, BENCH_PLATFORM: 'darwin' }, encoding: 'utf8' })
+  const run = JSON.parse(darwin.stdout)
+  t.same(run.skipped, Object.keys(LINUX).sort(), 'as if on macOS: skipped')
+  t.same(run.files.filter((f) => LINUX[f]), [], 'and not run')
+  t.equal(run.files.length + run.skipped.length, files.filter((f) => !SYSTEM[f]).length, 'every other unit file runs')
+  const here = plan(['unit']).runs[0]
+  t.same(here.skipped, hasProc() ? [] : Object.keys(LINUX).sort(), 'on Linux none is skipped')
+  let out = ''
+  const dir = t.testdir({ 'good.test.js': "require('tap').pass('a')\n" })
+  const good = path.relative(ROOT, path.join(dir, 'good.test.js'))
+  const [skipped] = Object.keys(LINUX)
+  t.equal(await runFiles({ title: 'unit', jobs: 1, files: [good], skipped: [skipped] }, (s) => { out += s }), true)
+  t.match(out, new RegExp(`^ok 1 - ${skipped} # SKIP needs Linux, [^:]+: ${LINUX[skipped].replace(/[()]/g, '\\$&')}$`, 'm'))
+  t.match(out, /^# unit: 1 of 1 files passed \(1 skipped\) in [\d.]+ s; /m)
 })
 
 t.test('the neighbour stops by itself when its time is up, and when its parent is gone', async (t) => {

@@ -35,6 +35,17 @@ t.test('a process that ended between the samples is not seen, and a share never 
   t.equal(interferenceBetween(a, b).other, 1)
 })
 
+t.test('without /proc: others are the machine\'s busy time less the run\'s own; steal, iowait, runnable not measured', async (t) => {
+  // 2 s of CPU time in all (every core's, from os.cpus()), 1.2 s of it busy: this process 0.1 s, its servers and clients 0.5 s.
+  const a = { at: 0, busyMs: 1000, totalMs: 5000, selfUs: 2e6, load1: 0.4 }
+  const b = { at: 1000, busyMs: 2200, totalMs: 7000, selfUs: 2.1e6, load1: 0.7 }
+  t.same(interferenceBetween(a, b, 0.5e6), { seconds: 1, own: 0.3, other: 0.3, steal: null, iowait: null, interference: 0.3, runnable: null, load1: 0.7 })
+  t.equal(interferenceBetween(a, { ...b, busyMs: 1500 }, 0.5e6).other, 0, 'less busy than the run\'s own: none, not below 0')
+  const blind = { ...a, busyMs: null, totalMs: 0 } // os.cpus() has no times (Linux without /proc)
+  t.same(interferenceBetween(blind, { ...blind, at: 500, load1: 0.7 }, 0.5e6),
+    { seconds: 0.5, own: null, other: null, steal: null, iowait: null, interference: null, runnable: null, load1: 0.7 })
+})
+
 // The live processes whose command line holds `label`.
 const naming = (label) => fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
   try {

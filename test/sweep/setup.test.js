@@ -40,7 +40,8 @@ const HALF_MISSING = ['fuse3', 'libfuse3-dev', 'haproxy', 'chromium', 'openssh-s
  * (log: one line per call) and installs each known package; those in `fails` make it exit 100 as apt-get does.
  * runtimes: the Bun and Deno versions cached ({ bun: '1.4.5' }); an install puts 9.9.9 there, or fails without a registry.
  */
-function fakeMachine (t, packages, { distro = 'debian', isRoot = true, installer = true, fails = [], fuse = null, runtimes = {}, registry = true } = {}) {
+function fakeMachine (t, packages, { distro = 'debian', isRoot = true, installer = true, fails = [], fuse = null, runtimes = {}, registry = true,
+  platform = 'linux' } = {}) {
   const provides = { debian: DEBIAN, ubuntu: UBUNTU, fedora: FEDORA }[distro]
   const dir = t.testdir({ bin: {}, lib: {} })
   const bin = path.join(dir, 'bin')
@@ -71,7 +72,8 @@ function fakeMachine (t, packages, { distro = 'debian', isRoot = true, installer
     return cache[name]
   }
   const runtimesHere = { cached: (name) => cache[name] ?? null, install: fetchRuntime }
-  const machine = localMachine({ env: { PATH: bin }, sbin: [], isRoot, osRelease: OS_RELEASE[distro], fuse: () => fuse, build, runtimes: runtimesHere })
+  const machine = localMachine({ env: { PATH: bin }, sbin: [], isRoot, platform, osRelease: OS_RELEASE[distro], fuse: () => fuse, build,
+    runtimes: runtimesHere })
   const calls = () => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : []
   return { machine, calls, built }
 }
@@ -225,6 +227,29 @@ t.test('where FUSE cannot mount, setup says so in a note, builds nothing and sti
   t.equal(res.status, 0)
   t.match(res.out, /^note +the delay layer cannot mount here, and no package changes that: \/dev\/fuse is missing: storage latency needs FUSE$/m)
   t.same(built, [])
+})
+
+t.test('off Linux, setup names what needs Linux in one line, Homebrew\'s packages for the rest, installs none; exit 0', async (t) => {
+  const { machine, calls, built } = fakeMachine(t, [], { platform: 'darwin', fuse: 'no FUSE here' })
+  const res = setup(machine)
+  t.equal(res.status, 0, 'quick needs none of them')
+  t.match(res.out, /^system +macOS \(darwin\): setup, quick, sweep, run, compare and report run here$/m)
+  const linux = res.out.split('\n').filter((l) => l.startsWith('linux '))
+  t.equal(linux.length, 1, 'one line')
+  t.match(linux[0], 'storage latency (the FUSE delay layer); the -lb kinds (HAProxy); --hosts=netns (network namespaces); --storage=cold ')
+  t.match(res.out, /^missing +the report's browser test \(Chromium\): --cask chromium$/m)
+  t.match(res.out, /^missing +other hosts over ssh \(client\): openssh$/m)
+  t.equal(res.out.split('\n').filter((l) => /^(missing|present) /.test(l)).length, 3, 'only what runs here is checked')
+  t.match(res.err, /^setup: nothing was installed; with Homebrew: brew install --cask chromium && brew install openssh$/m, 'each once')
+  t.notMatch(res.out + res.err, /apt-get|sudo|fuse3|haproxy |linux-perf|user-mode-linux/, 'no Linux package, no sudo')
+  t.same(calls(), [], 'no installer call')
+  t.same(built, [], 'no build')
+  t.match(res.out, /^installed +--runtime=bun /m, 'Bun and Deno still installed')
+  t.equal(setup(machine, { check: true }).status, 1, '--check: 1 while something that runs here is missing')
+  const other = setup(fakeMachine(t, [], { platform: 'freebsd' }).machine)
+  t.equal(other.status, 0)
+  t.match(other.err, /^setup: nothing was installed; install them with this system's package manager: /m)
+  t.notMatch(other.err, /brew/)
 })
 
 t.test('a bad argument exits 2 with one line, run alone or through run_benchmark.sh', async (t) => {

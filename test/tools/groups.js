@@ -41,6 +41,31 @@ const SYSTEM = {
   'test/storage/cgroup-v2.test.js': 'guest'
 }
 
+// The unit files that test what only Linux has (lib/platform.js: no /proc, cgroups, FUSE, perf or namespaces elsewhere,
+// and Linux's packages of Node, Bun and Deno): off Linux the runner skips each, saying why in one line.
+const LINUX = {
+  'test/lib/interference.test.js': 'every process\'s CPU time from /proc',
+  'test/lib/kinds.test.js': 'the -lb kinds and SO_REUSEPORT as Linux has them',
+  'test/lib/proc.test.js': '/proc/PID/stat and its threads',
+  'test/lib/node-versions.test.js': 'Node\'s Linux packages in .node-cache/',
+  'test/lib/runtimes.test.js': 'Bun\'s and Deno\'s Linux packages in .node-cache/',
+  'test/network/netns.test.js': 'network namespaces',
+  'test/storage/cache.test.js': 'a folder\'s mount, from /proc/mounts',
+  'test/sweep/cell/cache-state.test.js': 'bytes read from the device, from /proc/PID/io',
+  'test/sweep/cell/process-group.test.js': 'a process group\'s members and CPU time, from /proc',
+  'test/sweep/cell/profiled.test.js': '--profile (/proc and perf)',
+  'test/sweep/interleaved/profiled.test.js': '--profile (/proc and perf)',
+  'test/sweep/hosts/hosts.test.js': '--hosts=netns and --cpuset=split beside other hosts',
+  'test/sweep/node-command.test.js': 'Node\'s Linux packages in .node-cache/',
+  'test/sweep/plan/fsapi.test.js': 'the storage-latency cells (FUSE)',
+  'test/sweep/plan/grid.test.js': 'the storage-latency cells (FUSE)',
+  'test/sweep/plan/storage.test.js': 'the storage-latency cells (FUSE)',
+  'test/sweep/plan/runtimes.test.js': 'Node\'s Linux packages in .node-cache/',
+  'test/sweep/placed-runs.test.js': 'the -lb kinds and --cpuset=split',
+  'test/sweep/results/data-root.test.js': 'a reused pid told from its owner by its start time in /proc',
+  'test/sweep/results/env.test.js': 'the environment of a Linux machine'
+}
+
 // Every *.test.js under test/ but fixtures and tools, relative to the checkout, sorted.
 function testFiles (dir = 'test') {
   return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
@@ -59,4 +84,4 @@ function groupOf (file) {
   return SYSTEM[file] ?? 'unit'
 }
 
-module.exports = { NEEDS, SYSTEM, testFiles, groupOf }
+module.exports = { NEEDS, SYSTEM, LINUX, testFiles, groupOf }

@@ -5,12 +5,14 @@
 // `--need=NAME` runs one need; `--coverage` runs the files under tap's runner instead, which measures coverage.
 // Prints one line a file (a failed file's whole TAP output before it, indented, or a passed file's skips) and a summary
 // with the assertions counted. Exit 1 if a file failed.
-// `files FILE...` runs the files named, three at a time.
+// `files FILE...` runs the files named, three at a time. Off Linux (lib/platform.js) the unit files that need it are skipped,
+// a line each with the reason (groups.js LINUX).
 // node test/tools/run.js unit|system [--need=NAME] [--coverage] | files FILE...
 
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { NEEDS, SYSTEM, testFiles } = require('./groups')
+const { NEEDS, SYSTEM, LINUX, testFiles } = require('./groups')
+const { hasProc, isLinux, PLATFORM } = require('../../lib/platform')
 const { runFile, counts, ROOT } = require('./run-file')
 
 const TAP = path.join(ROOT, 'node_modules', '.bin', 'tap')
@@ -38,7 +40,11 @@ function plan (argv) {
     else if (m && group === 'system' && need === undefined) need = m[1]
     else throw new Error(`${USAGE}; got ${JSON.stringify(arg)}`)
   }
-  if (group === 'unit') return { coverage, runs: [{ title: 'unit', jobs: UNIT_JOBS, lane: 0, files: testFiles().filter((f) => !SYSTEM[f]) }] }
+  if (group === 'unit') {
+    const files = testFiles().filter((f) => !SYSTEM[f])
+    const linux = (f) => !hasProc() && LINUX[f] !== undefined
+    return { coverage, runs: [{ title: 'unit', jobs: UNIT_JOBS, lane: 0, files: files.filter((f) => !linux(f)), skipped: files.filter(linux) }] }
+  }
   if (need !== undefined && !NEEDS[need]) throw new Error(`--need must be one of ${Object.keys(NEEDS).join(', ')}, got ${JSON.stringify(need)}`)
   const runs = Object.entries(NEEDS).filter(([name]) => need === undefined || name === need)
     .map(([name, { jobs, lane, about }]) => ({ title: `system: ${name} (${about})`, jobs, lane, files: Object.keys(SYSTEM).filter((f) => SYSTEM[f] === name) }))
@@ -50,18 +56,20 @@ const SKIP = /^\s*(?:not )?ok \d+ - .*# SKIP/i
 /**
  * Runs a run's files `jobs` at a time and writes what a reader needs: a line a file as it ends (before it, a failed file's
  * whole TAP output, or a passed file's skipped tests with their reasons), then the files and assertions counted.
- * @param {{ title: string, jobs: number, files: string[] }} run
+ * @param {{ title: string, jobs: number, files: string[], skipped?: string[] }} run skipped: files that need Linux, off it
  * @param {(text: string) => void} write
  * @param {(file: string) => Promise<{ ok: boolean, seconds: number, tap: string }>} [run1] runFile, or a fake (tests)
  * @returns {Promise<boolean>} whether every file passed
  */
-async function runFiles ({ title, jobs, files }, write, run1 = runFile) {
+async function runFiles ({ title, jobs, files, skipped = [] }, write, run1 = runFile) {
   const started = performance.now()
   const sum = {}
   const failed = []
   let next = 0
   let done = 0
   write(`\n# ${title}: ${files.length} files\n`)
+  const where = isLinux ? 'no /proc here' : `not Linux (${PLATFORM})`
+  for (const file of skipped) write(`ok ${++done} - ${file} # SKIP needs Linux, ${where}: ${LINUX[file]}\n`)
   const worker = async () => {
     while (next < files.length) {
       const file = files[next++]
@@ -82,7 +90,8 @@ async function runFiles ({ title, jobs, files }, write, run1 = runFile) {
   const rank = (k) => order.indexOf(k) + 1 || 9
   const assertions = Object.keys(sum).sort((a, b) => rank(a) - rank(b)).map((k) => `${k}: ${sum[k]}`).join(', ')
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  write(`# ${title.split(' (')[0]}: ${files.length - failed.length} of ${files.length} files passed in ${seconds} s; ` +
+  write(`# ${title.split(' (')[0]}: ${files.length - failed.length} of ${files.length} files passed${skipped.length ? ` (${skipped.length} skipped)` : ''} ` +
+    `in ${seconds} s; ` +
     `assertions { ${assertions} }${failed.length ? `; failed: ${failed.join(' ')}` : ''}\n`)
   return failed.length === 0
 }
