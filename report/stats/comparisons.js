@@ -3,7 +3,8 @@
 // interval and verdict (report/stats/intervals.js): sync vs async at each process model and count, each
 // multi-process model over one process of its store, each other model over cluster, each other async
 // fs API over the callback one (asyncApi), each libuv pool size over 4 and io_uring over the pool, this tree
-// over each revision (--rev), and the A/A pair, which calibrates. verdicts.json holds them; the report's sentences and compare read them.
+// over each revision (--rev), and the A/A pair, which calibrates. verdicts.json holds them; the report's
+// sentences and compare read them.
 
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')

@@ -83,7 +83,7 @@ function refuseRuntimes (runtimes, options) {
 function planRevs (refs = [], preset, options) {
   if (options['fail-on'] && refs.length === 0) throw new ConfigError('--fail-on=slower judges this tree against --rev=REF: give --rev too')
   if (refs.length === 0) return []
-  if (preset.measure !== 'rounds') throw new ConfigError(`--rev is for the interleaved commands (sweep, quick, versions, runtimes); not ${preset.command}`)
+  if (preset.measure !== 'rounds') throw new ConfigError(`--rev is for the commands of interleaved rounds (sweep, quick, ...), not ${preset.command}`)
   if (options.serverHost) throw new ConfigError('--rev: a server host runs the servers of its own checkout, not a worktree of this one')
   const revs = new Map(refs.map((ref) => prepareRev(ref)).map((rev) => [rev.sha, rev]))
   return [...revs.values()]

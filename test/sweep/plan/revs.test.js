@@ -117,6 +117,6 @@ t.test('--fail-on needs --rev, and --rev an interleaved command on this host', a
   const { planSweep } = require('../../../sweep/commands')
   t.throws(() => planSweep('quick', ['--fail-on=slower']), new ConfigError('--fail-on=slower judges this tree against --rev=REF: give --rev too'))
   t.throws(() => planSweep('quick', ['--fail-on=faster']), { constructor: ConfigError, message: /--fail-on must be slower/ })
-  t.throws(() => planSweep('capacity', ['--rev=HEAD']), { constructor: ConfigError, message: /--rev is for the interleaved commands/ })
+  t.throws(() => planSweep('capacity', ['--rev=HEAD']), { constructor: ConfigError, message: /--rev is for the commands of interleaved rounds.*capacity/ })
   t.throws(() => planSweep('quick', ['--rev=-x']), { constructor: ConfigError, message: /--rev must be a commit of this checkout/ })
 })
