@@ -6,7 +6,7 @@
 const neostandard = require('neostandard')
 
 module.exports = [
-  ...neostandard({ ignores: ['results/**', 'data/**', 'docs/**', '.node-cache/**', 'coverage/**', '.tap/**'] }),
+  ...neostandard({ ignores: ['results/**', 'data/**', 'docs/**', '.node-cache/**', 'coverage/**', '.tap/**', '.rev-cache/**'] }),
   {
     rules: {
       '@stylistic/max-len': ['error', { code: 160, ignoreUrls: true }],

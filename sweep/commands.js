@@ -146,7 +146,8 @@ const COMMANDS = {
   quick: cells('quick', {
     line: `the headline answer within a budget of ${duration(Q.budget)}: sync, async and their 2-worker clusters at a plain folder, sync and ` +
       `async at 1 ms storage (when FUSE works), and the A/A pair; 2 client processes x 2 connections; at least ${Q.rounds} rounds, ` +
-      'more until every interval is within the margin'
+      'more until every interval is within the margin; --rev=REF: this tree against commit REF instead (the four kinds, plain folder), ' +
+      '--fail-on=slower: a gate for CI'
   }),
   sweep: cells('sweep', {
     line: `the full grid: all kinds, nServers ${PRESETS.sweep.lists.nServers}, nClients ${PRESETS.sweep.lists.nClients}, ` +

@@ -53,7 +53,9 @@ const OPTION_HELP = {
   keepData: 'keep each cell\'s data folder (else removed once the client verified it)',
   quiet: 'print only the verdict lines (answer.txt) on stdout; what the run says on stderr is shown only if it fails',
   cellTimeout: 'ms one client run (run) or one window (sweep, quick, versions) may take',
-  aa: 'the A/A pair, KIND:nServers:nClients: that configuration\'s cell and its copy B, which must come out the same: the verdicts\' calibration; off = none',
+  aa: 'the A/A pair, KIND:nServers:nClients: that configuration\'s cell and its copy B, which must come out the same: the verdicts\' calibration; ' +
+    'off = none (with --rev: none unless given)',
+  'fail-on': 'slower (with --rev, sweep, quick, versions, runtimes): exit 1 when a "this tree vs REF" throughput verdict is slower beyond noise',
   connections: 'autocannon\'s connections',
   duration: 'seconds of each autocannon run',
   pipelining: 'requests in flight per connection',
@@ -70,7 +72,9 @@ const OPTION_HELP = {
 const HOST_DEFAULTS = { serverHost: 'this host', clientHosts: 'this host', ssh: 'none', remoteDir: 'this checkout\'s path' }
 const RUNS_ABOUT = 'Any config key passes through to every cell (servers get a free port unless --serverPort is given).\n' +
   'Writes results/<UTC time>-<command>/: env.json, summary.csv, cells.csv, cells/, charts/, report.html, and prints\n' +
-  'the report\'s path. Exit status: 0 all runs valid, 1 some invalid or no report, 2 bad flag, 130 interrupted\n' +
+  'the report\'s path. Exit status: 0 all runs valid, 1 some invalid or no report, or with --fail-on=slower (and --rev=REF)\n' +
+  'this tree slower than REF beyond noise (a "this tree vs REF" interval below 1; the same, faster and undecided pass),\n' +
+  '2 bad flag (also a REF that is no commit here, or whose worktree or npm ci failed: nothing is kept), 130 interrupted\n' +
   '(Ctrl-C stops the current cell and keeps the finished ones).'
 
 const list = (values) => values.join(',')
@@ -115,6 +119,7 @@ function optionDefaults (commands) {
     ...RUN_DEFAULTS,
     cellTimeout: CELL_TIMEOUT_MS,
     clientNode: 'the Node running this script',
+    'fail-on': 'none',
     ...HOST_DEFAULTS,
     aa: perCommand(commands, (c) => c === 'sweep' ? `${aa.kind}:${aa.nServers}:${aa.nClients} (async-cluster:min(2,cores):4)`
       : c === 'quick' ? 'sync:1:2' : 'off')

@@ -22,6 +22,7 @@ const { openHosts } = require('./cell/placement')
 const { cleanStaleRunDirs } = require('../balancer/run-dir')
 const { remotePath } = require('./hosts/hosts')
 const { openData } = require('../client/data-host')
+const { gateFolder } = require('./rev-gate')
 
 // The ANSI colours of a verdict line: an A/A pair that is not the same red, undecided yellow, a difference
 // bold, the same plain, a profile's line dim.
@@ -68,7 +69,8 @@ function report (dir, { quiet = false } = {}) {
  * @param {{ columns: string[], table: object[], marks?: object[], describe(plan): string,
  *   measure(plan, ctx, add): Promise<object|null> }} runner summary columns, figures and marks for the table (sweep/results/table.js),
  *   the run in words, and how its cells are measured (sweep/commands.js): rows go to add(row); an outcome of rounds, if any
- * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report, 2 the server's namespace
+ * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report (or, with --fail-on=slower, this tree slower
+ *   than a --rev revision: sweep/rev-gate.js), 2 the server's namespace
  *   cannot be made (--hosts=netns), 128 + signal if interrupted
  */
 async function runPlan (plan, runner) {
@@ -182,7 +184,8 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
     process.stderr.write(`interrupted: ${rows.length} ${plan.cells ? 'rows' : `of ${runs.length} runs`} kept in ${path.join(dir, 'summary.csv')}\n`)
     return signal.reason.status
   }
-  return Math.max(report(dir, options), rows.every((r) => r.valid) ? 0 : 1)
+  const status = Math.max(report(dir, options), rows.every((r) => r.valid) ? 0 : 1)
+  return options['fail-on'] ? Math.max(status, gateFolder(dir)) : status
 }
 
 /**

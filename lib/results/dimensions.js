@@ -225,6 +225,20 @@ const DIMENSIONS = {
     text: true,
     variant: true
   },
+  // Whose servers: this tree's ('', no suffix) or those of a commit, by its short sha (sweep/plan/revs.js: a git worktree of it).
+  rev: {
+    validate: rule('a commit of this checkout: a sha, branch, tag or HEAD~1 (not starting with -)', (v) => (/^(?!-)[\w./~^@{}+-]+$/.test(v) ? v : undefined)),
+    help: 'also run the servers of another commit (a git worktree of it, in .rev-cache/, with its own npm ci) beside this tree\'s, ' +
+      'interleaved: each cell of this tree against the same cell of REF ("this tree vs REF"); with it, no A/A pair and no storage slice ' +
+      'unless --aa or --ioDelay asks',
+    first: () => '',
+    shown: () => 'none: this tree\'s servers alone',
+    suffix: 'rev-',
+    row: (cell) => cell.rev || 'tree',
+    text: true,
+    variant: true,
+    label: (v) => (v === 'tree' ? 'this tree' : v)
+  },
   // The server's runtime (lib/install/runtime-specs.js): its id (node-v26.10.0, bun-1.4.5, deno-2.9.6) ends a cell id as it is.
   runtime: {
     validate: runtimeSpec,

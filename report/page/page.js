@@ -188,6 +188,7 @@ function environment (env) {
     ...(env.notes?.length ? [['Notes (what was left out or not measured here)', env.notes.join(' · ')]] : []),
     ...Object.entries(ENV).map(([name, variable]) => [variable, env[name]]), // the shell's, unless a cell sets them
     ['Git commit', env.gitCommit && `${env.gitCommit}${env.gitDirty ? ' (with uncommitted changes)' : ''}`],
+    ...(env.revs ?? []).map((r) => ['Revision (--rev)', `${r.short}: ${r.subject} (--rev=${r.ref}, ${r.sha}; its servers from ${r.dir})`]),
     ['Command line', env.argv.join(' ')], ['Seed', env.seed],
     ['Started', env.startedAt], ['Finished', env.finishedAt]]
   return html`<dl class="env">${items.map(([k, v]) => html`<dt>${k}</dt><dd>${v ?? '–'}</dd>`)}</dl>

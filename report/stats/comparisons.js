@@ -2,8 +2,9 @@
 // The comparisons a results folder answers, each a ratio of two cells paired by round with its
 // interval and verdict (report/stats/intervals.js): sync vs async at each process model and count, each
 // multi-process model over one process of its store, each other model over cluster, each other async
-// fs API over the callback one (asyncApi), each libuv pool size over 4 and io_uring over the pool, and the
-// A/A pair, which calibrates. verdicts.json holds them; the report's sentences and compare read them.
+// fs API over the callback one (asyncApi), each libuv pool size over 4 and io_uring over the pool, this tree
+// over each revision (--rev), and the A/A pair, which calibrates. verdicts.json holds them; the report's
+// sentences and compare read them.
 
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
 const { pairedRatio, judge, MARGIN } = require('./intervals')
@@ -45,6 +46,7 @@ function settingsLabel (variant) {
     }
     if (key === 'runtime') return runtimeLabel(value)
     if (key === 'fileBytes' || key === 'concurrency') return valueLabel(key, Number(value))
+    if (key === 'rev') return valueLabel(key, value)
     return pair
   }).filter(Boolean).join(', ')
 }
@@ -59,6 +61,12 @@ const poolSide = (c) => (setting(c.variant, 'uvUseIoUring') === '1' ? 'io_uring'
 
 // A pool comparison in words: "async, 1 process: pool 8 vs pool 4" or "async, 1 process: io_uring vs pool 4".
 const poolLabel = (a, b) => `${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}: ${poolSide(a)} vs ${poolSide(b)}`
+
+/** The revision a cell's servers came from (--rev), in words: "this tree" or its short sha. */
+const revSide = (c) => valueLabel('rev', setting(c.variant, 'rev'))
+
+// A revision comparison in words: "sync, 1 process: this tree vs 1a2b3c4".
+const revLabel = (a, b) => `${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}: ${revSide(a)} vs ${revSide(b)}`
 
 // The pairs of cells: [a, b, kind of comparison], a over b.
 function pairsOf (cells) {
@@ -94,6 +102,12 @@ function pairsOf (cells) {
       c.load === cell.load && c.api === cell.api)
     if (base) pairs.push([cell, base, 'pool'])
   }
+  // This tree's cell over the same cell of each revision (--rev).
+  for (const cell of main.filter((c) => ![undefined, 'tree'].includes(setting(c.variant, 'rev')))) {
+    const tree = main.find((c) => c.variant === swap(cell.variant, 'rev', 'tree') && c.kind === cell.kind && c.nServers === cell.nServers &&
+      c.load === cell.load && c.api === cell.api)
+    if (tree) pairs.push([tree, cell, 'rev'])
+  }
   // The A/A pair: the copy (B) over its configuration's own cell, or, in folders made before
   // 2026-11-24, over a second copy (A).
   const key = (c) => [c.kind, c.nServers, c.load, c.variant].join('|')
@@ -108,7 +122,7 @@ function pairsOf (cells) {
  * Every comparison of the folder's cells on every metric.
  * @param {object[]} cells from report/data/cells.js groupCells (A/A cells included)
  * @param {{ margin?: number, metrics?: string[] }} [how] metrics: a sweep's three unless given
- * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'api', 'pool', 'aa'), metric, better, estimate, low,
+ * @returns {object[]} { a, b (cell ids), label, kind ('store', 'model', 'api', 'pool', 'rev', 'aa'), metric, better, estimate, low,
  *   high, n, confidence, margin, verdict, aa?, ratio, cells: [a, b] } in pair order, throughput first
  */
 function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) {
@@ -119,11 +133,12 @@ function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) 
     for (const [a, b, kind] of pairsOf(cells)) {
       const ratio = pairedRatio(a, b, metric)
       const api = apis.size > 1 && kind !== 'api' && b.api ? `, async ${b.api}` : ''
-      const variant = kind === 'pool' ? without(a.variant, ['uvThreadpoolSize', 'uvUseIoUring']) : a.variant
+      const variant = without(a.variant, { pool: ['uvThreadpoolSize', 'uvUseIoUring'], rev: ['rev'] }[kind] ?? [])
       const where = [settingsLabel(variant), loads.size > 1 ? `${a.load} client processes` : ''].filter(Boolean).join(', ')
       const label = kind === 'aa'
         ? `A/A: ${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}`
-        : kind === 'api' ? `async ${a.api} vs async ${b.api}, ${modelLabel(a.kind, a.nServers)}` : kind === 'pool' ? poolLabel(a, b) : pairLabel(a, b) + api
+        : kind === 'api' ? `async ${a.api} vs async ${b.api}, ${modelLabel(a.kind, a.nServers)}`
+          : kind === 'pool' ? poolLabel(a, b) : kind === 'rev' ? revLabel(a, b) + api : pairLabel(a, b) + api
       entries.push({
         a: a.id,
         b: b.id,
@@ -153,4 +168,4 @@ function headlineComparisons (cells, { margin } = {}) {
   return comparisons(cells, { margin, metrics: ['opsPerSec'] })
 }
 
-module.exports = { comparisons, headlineComparisons, settingsLabel, poolSide, METRICS }
+module.exports = { comparisons, headlineComparisons, settingsLabel, poolSide, revSide, METRICS }

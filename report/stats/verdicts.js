@@ -5,7 +5,7 @@
 
 const { judge, MARGIN } = require('./intervals')
 const { KINDS, modelLabel } = require('../../lib/kinds')
-const { poolSide } = require('./comparisons')
+const { poolSide, revSide } = require('./comparisons')
 
 /**
  * "With 1 process", "With a cluster of 2 workers", "With 2 backends behind HAProxy" (lib/kinds.js
@@ -107,6 +107,7 @@ function sides (e) {
   if (e.kind === 'store') return [KINDS[a.kind].store, KINDS[b.kind].store]
   if (e.kind === 'api') return [`async ${a.api}`, `async ${b.api}`]
   if (e.kind === 'pool') return [poolSide(a), poolSide(b)]
+  if (e.kind === 'rev') return [revSide(a), revSide(b)]
   return [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
 }
 

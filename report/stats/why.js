@@ -5,7 +5,7 @@
 const { intervalOfMedian } = require('./intervals')
 const { median } = require('../../lib/median')
 const { KINDS, modelLabel } = require('../../lib/kinds')
-const { poolSide } = require('./comparisons')
+const { poolSide, revSide } = require('./comparisons')
 
 const ADDS_WITHIN = 0.1 // sampled and measured server CPU "add up" within ±10%
 const TOP_FUNCTIONS = 10
@@ -68,6 +68,7 @@ function cellCosts (id, cell, categories, periodUs) {
 function sideNames (entry) {
   if (entry.aa) return ['A', 'B']
   if (entry.kind === 'pool') return entry.cells.map(poolSide)
+  if (entry.kind === 'rev') return entry.cells.map(revSide)
   if (!entry.cells) return [entry.a, entry.b]
   const [a, b] = entry.cells
   const [ma, mb] = [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]

@@ -1,13 +1,14 @@
 'use strict'
 // One run of a cell around a fresh server: its data folder (behind the FUSE delay layer when the
 // cell has an ioDelay) and config file, its log, the server started (with the cell's libuv and
-// cluster settings in its environment, on its cores and host: sweep/cell/placement.js) and stopped, and
+// cluster settings in its environment, on its cores and host: sweep/cell/placement.js; from a revision's
+// worktree for a --rev cell: sweep/plan/revs.js) and stopped, and
 // any failure turned into an invalid row.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { writeJson, openLog } = require('../results/folder')
-const { startServer } = require('./server')
+const { startServer, serverScript } = require('./server')
 const { groupMembers } = require('./process-group')
 const { listenMechanism } = require('../../lib/machine/listeners')
 const { mountDelayFs } = require('../../storage')
@@ -99,8 +100,9 @@ async function openServer (run, { dir, dataRoot, options, signal, hosts = null, 
     }
     opened.server = await startServer({
       kind: cell.kind, args, env: { ...process.env, ...setEnv, ...(options.profile && profileEnv(profileSpool(dir), process.env)) }, log,
-      readyTimeout: options.readyTimeout, signal, cwd: options.profile ? profileSpool(dir) : undefined,
-      execPath: cell.runtimeBin, execArgs: cell.runtimeArgs, prefix, ...(elsewhere && elsewhere.start(setEnv, args))
+      readyTimeout: options.readyTimeout, signal, cwd: options.profile ? profileSpool(dir) : cell.revDir,
+      execPath: cell.runtimeBin, execArgs: cell.runtimeArgs, prefix, ...(cell.revDir && { script: serverScript(cell.kind, cell.revDir) }),
+      ...(elsewhere && elsewhere.start(setEnv, args))
     })
     if (!elsewhere) opened.placement.row = { ...opened.placement.row, listenMechanism: mechanismOf(cell.kind, opened.server) }
   } catch (err) {

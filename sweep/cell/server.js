@@ -31,7 +31,8 @@ function waitReady (child, log, timeoutMs, signal) {
   })
 }
 
-const serverScript = (kind) => path.join(ROOT, 'servers', `${kind}.js`)
+/** The entry of a kind's server: servers/KIND.js of this checkout, or of another (a --rev worktree). */
+const serverScript = (kind, root = ROOT) => path.join(root, 'servers', `${kind}.js`)
 
 /**
  * Starts a server and waits until every worker listens; on any failure its group is stopped.
@@ -54,4 +55,4 @@ async function startServer ({ kind, args, env, log, readyTimeout, signal, execPa
   }
 }
 
-module.exports = { startServer }
+module.exports = { startServer, serverScript }

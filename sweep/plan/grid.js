@@ -11,6 +11,7 @@ const { takeLists, cross } = require('./lists')
 const { planStorage, coldProblem } = require('./storage')
 const { schedule } = require('./schedule')
 const { resolveRuntimes, resolveClientNode } = require('./runtimes')
+const { prepareRev, checkServers } = require('./revs')
 const { checkFuse } = require('../../storage')
 const { placementProblem } = require('../cell/placement')
 const { planRemote } = require('../hosts/hosts')
@@ -21,7 +22,7 @@ const kind = oneOf(...KIND_NAMES)
 
 /**
  * The id of a cell, e.g. async-cluster-s2-c4, plus -uv8, -sp-none, -rpw4, -v1024, -d1000, -qd64,
- * -api-filehandle, -fw-http, -iou1, -fs-each, -node-v24.21.0 or -bun-1.4.5, -cpu-split, -rtt1 for optional dimensions
+ * -api-filehandle, -fw-http, -iou1, -fs-each, -rev-1a2b3c4 (another commit's servers), -node-v24.21.0 or -bun-1.4.5, -cpu-split, -rtt1 for optional dimensions
  * given, in that order (none for one moot for the cell: -api- for a sync kind, -qd for a plain folder,
  * -lb- for a kind without HAProxy), plus -A or -B for a variant of the A/A cell.
  * @param {object} cell kind, nServers, nClients, the optional dimensions' values, and variant if any
@@ -48,8 +49,8 @@ function sizedValue (value, bytes) {
  * @returns {{ slice: object|null, notes: string[] }}
  */
 function planSlice ({ slice }, lists, serverHost) {
-  // A slice of named kinds gives way to --kinds; every slice to --ioDelay.
-  if (!slice || lists.ioDelay || (lists.kinds && slice.kinds)) return { slice: null, notes: [] }
+  // A slice of named kinds gives way to --kinds; every slice to --ioDelay, and to --rev (its budget goes to the revisions).
+  if (!slice || lists.ioDelay || lists.rev || (lists.kinds && slice.kinds)) return { slice: null, notes: [] }
   const why = serverHost ? `the storage layer is mounted on this machine, and the server runs on ${serverHost.text}` : checkFuse()
   const which = `${slice.kinds ? `${slice.kinds.join(' and ')} ` : ''}at ioDelay ${slice.ioDelay.join(', ')}`
   if (why) return { slice: null, notes: [`skipped the storage-latency slice (${which}): ${why}`] }
@@ -74,6 +75,19 @@ function refuseRuntimes (runtimes, options) {
   if (options.serverHost) {
     throw new ConfigError(`--serverHost: a server on another host runs on that host's Node (its .node-cache/); ${other.id} is not Node`)
   }
+}
+
+/**
+ * The --rev values as commits with worktrees (sweep/plan/revs.js), after the flags that cannot go with them are refused.
+ * @returns {object[]} prepareRev's records, one per commit
+ */
+function planRevs (refs = [], preset, options) {
+  if (options['fail-on'] && refs.length === 0) throw new ConfigError('--fail-on=slower judges this tree against --rev=REF: give --rev too')
+  if (refs.length === 0) return []
+  if (preset.measure !== 'rounds') throw new ConfigError(`--rev is for the commands of interleaved rounds (sweep, quick, ...), not ${preset.command}`)
+  if (options.serverHost) throw new ConfigError('--rev: a server host runs the servers of its own checkout, not a worktree of this one')
+  const revs = new Map(refs.map((ref) => prepareRev(ref)).map((rev) => [rev.sha, rev]))
+  return [...revs.values()]
 }
 
 const PROFILE_KEYS = ['profile', 'profileRounds'] // run takes them too (sweep/cell/profiled.js)
@@ -120,9 +134,11 @@ function planCells (preset, argv, runKind) {
   const flags = [...COMMON_FLAGS, ...preset.flags, ...stored.flags, ...rest]
   const { config, options: given } = loadConfig(flags, SWEEP_OPTIONS)
   checkFlags(preset, given)
-  const options = runOptions(given, { ...preset.rounds, cellTimeout: CELL_TIMEOUT_MS, aa: preset.aa(), command })
+  // With --rev, the A/A pair only when asked: the revisions' comparisons calibrate as well (--rev=HEAD is an A/A).
+  const options = runOptions(given, { ...preset.rounds, cellTimeout: CELL_TIMEOUT_MS, aa: lists.rev ? null : preset.aa(), command })
   const runtimes = resolveRuntimes(lists.runtime ?? preset.runtime?.())
   refuseRuntimes(runtimes, options)
+  const revs = planRevs(lists.rev, preset, options)
   options.clientNode = resolveClientNode(options.clientNode)
   const grid = {
     ...firstValues(config),
@@ -131,6 +147,7 @@ function planCells (preset, argv, runKind) {
     ...lists,
     storage: stored.storage,
     runtime: runtimes.map((r) => r.id),
+    rev: ['', ...revs.map((r) => r.short)],
     rounds: options.rounds,
     aa: options.aa
   }
@@ -142,6 +159,8 @@ function planCells (preset, argv, runKind) {
   const placement = placementProblem({ hosts: options.hosts, rtts: grid.rtt, cpusets: grid.cpuset })
   if (placement) throw new ConfigError(placement)
   const { slice, notes } = planSlice(preset, lists, options.serverHost)
+  const dropped = [!given.aa && preset.aa() && 'the A/A pair (--aa adds it)', preset.slice && !lists.ioDelay && 'the storage slice (--ioDelay adds it)']
+  if (revs.length > 0 && dropped.some(Boolean)) notes.push(`--rev: this tree against each revision, without ${dropped.filter(Boolean).join(' or ')}`)
   const varied = (d) => new Set([...grid[d], ...(slice?.[d] ?? [])]).size > 1
   const optional = Object.keys(SUFFIXES).filter((d) => (lists[d] || slice?.[d] || preset.lists[d] || (d === 'runtime' && preset.runtime)) &&
     (!QUIET.includes(d) || varied(d)))
@@ -170,7 +189,9 @@ function planCells (preset, argv, runKind) {
     const cellFlags = [...CONFIG_KEYS.map((key) => `--${key}=${combo[key] === '' ? config[key] : combo[key]}`), `--value=${value}`]
     try {
       const { path, args, v8, uv } = runtime
-      cells.set(id, { ...combo, id, runtimeBin: path, runtimeArgs: args, v8, uv, config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
+      const revDir = revs.find((r) => r.short === combo.rev)?.dir
+      cells.set(id, { ...combo, id, runtimeBin: path, runtimeArgs: args, v8, uv, ...(revDir && { revDir }),
+        config: loadConfig([...flags, ...cellFlags], SWEEP_OPTIONS).config })
     } catch (err) {
       throw new ConfigError(`cell ${id}: ${err.message}`)
     }
@@ -185,6 +206,7 @@ function planCells (preset, argv, runKind) {
     throw new ConfigError(skipped.length > 0 ? `nothing to run: ${skipped.join('; ')}` : 'no cell to run: fsync=group needs an async kind')
   }
   for (const line of skipped) process.stderr.write(`skipped ${line}\n`)
+  for (const rev of revs) checkServers(rev, [...new Set([...cells.values()].map((c) => c.kind))])
   const remote = planRemote(options, { cells: [...cells.values()], serverHostname: config.serverHostname, clientVersion: options.clientNode.node })
   const why = [...cells.values()].some(usesDelayLayer) && checkFuse()
   if (why) throw new ConfigError(`--ioDelay needs the FUSE storage layer: ${why}`)
@@ -204,7 +226,7 @@ function planCells (preset, argv, runKind) {
   // What needs Linux here, said once (lib/platform.js): interference, and how a cluster shares its port.
   const multi = [...cells.values()].some((c) => isMultiProcess(c.kind))
   notes.push(...notLinuxLines([...(interleaved ? ['others'] : []), ...(multi ? ['ports'] : [])]))
-  return { command, config, options, grid, notes, remote, envExtra: { runtimes, skipped, ...(remote && { hosts: remote.checked }) },
+  return { command, config, options, grid, notes, remote, envExtra: { runtimes, skipped, revs, ...(remote && { hosts: remote.checked }) },
     ...(interleaved ? { cells: [...cells.values()] } : { runs: schedule([...cells.values()], options.rounds, options.seed) }) }
 }
 

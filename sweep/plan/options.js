@@ -55,8 +55,11 @@ const rateList = Object.assign((v) => String(v).split(',').map((part, k, parts) 
 }), { takes: RATES })
 /** The capacity command's own flags. */
 const CAPACITY_OPTIONS = { slo: parseSlo, precision: share(0, 1), startRate: int(1, 1000000), endRate: int(1, 1000000), probe: int(1, 60), rates: rateList }
+// --fail-on=slower (with --rev): exit 1 when this tree is slower than a revision beyond noise (sweep/rev-gate.js).
+const failOn = rule('slower', (v) => (v === 'slower' ? v : undefined))
 /** Every flag of sweep, quick, versions, capacity and run but the list flags. */
-const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, ...CAPACITY_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption }
+const SWEEP_OPTIONS = { ...RUN_OPTIONS, ...ROUND_OPTIONS, ...CAPACITY_OPTIONS, cellTimeout: int(1), aa: parseAa, clientNode: nodeSpec, hosts: hostsOption,
+  'fail-on': failOn }
 /** The list flags: one per dimension of lib/results/dimensions.js, and --node, which is --runtime=node@... (sweep/plan/grid.js). */
 const SWEEP_LISTS = { ...VALIDATORS, node: nodeSpec }
 /** A free port for every server, unless the user names one. */

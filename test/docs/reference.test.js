@@ -40,7 +40,8 @@ function tableRows (t, header) {
   return rows
 }
 const quoted = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1])
-const flagsIn = (cell) => [...cell.matchAll(/`--([A-Za-z][A-Za-z0-9]*)/g)].map((m) => m[1]) // a name may hold digits: --ioDelayQd4
+// A name may hold digits (--ioDelayQd4) and a hyphen (--fail-on, as compare's).
+const flagsIn = (cell) => [...cell.matchAll(/`--([A-Za-z][A-Za-z0-9]*(?:-[a-z]+)*)/g)].map((m) => m[1])
 const missing = (from, within) => [...new Set(from)].filter((x) => !within.includes(x))
 
 // What each command writes as summary.csv (sweep/index.js: the runner of each command).

@@ -35,6 +35,7 @@ const SYSTEM = {
   'test/servers/disk-full.test.js': 'load',
   'test/servers/lifecycle.test.js': 'load',
   'test/sweep/capacity/run.test.js': 'load',
+  'test/sweep/rev.test.js': 'load',
   'test/sweep/hosts/remote.test.js': 'hosts',
   'test/sweep/as-user.test.js': 'user',
   'test/servers/runtimes.test.js': 'runtimes',

@@ -105,3 +105,21 @@ t.test('each pool size is compared with the same cell at libuv\'s default, 4, an
   t.same(pool.map((e) => e.label), ['async, 1 process: pool 8 vs pool 4, 1 ms storage', 'async, 1 process: io_uring vs pool 4, 1 ms storage',
     'async, cluster of 2 workers: pool 1 vs pool 4, 1 ms storage'])
 })
+
+t.test('each cell of this tree is compared with the same cell of each revision (--rev), which keeps its own comparisons', async (t) => {
+  const at = (c, variant, speed = null) => ({ ...c, id: `${c.id}-${variant.replace(/\W+/g, '')}`, variant,
+    valid: speed === null ? c.valid : cell('x', c.kind, c.nServers, speed).valid })
+  const sync = cell('sync-s1-c2', 'sync', 1, 2000)
+  const async = cell('async-s1-c2', 'async', 1, 1000)
+  const cells = [at(sync, 'ioDelay=off, rev=tree'), at(sync, 'ioDelay=off, rev=1a2b3c4', 2500), at(async, 'ioDelay=off, rev=tree'),
+    at(async, 'ioDelay=off, rev=1a2b3c4'), at(async, 'ioDelay=1000, rev=1a2b3c4')]
+  const entries = comparisons(cells, { metrics: ['opsPerSec'] })
+  t.same(entries.map((e) => [e.a, e.b, e.kind, e.verdict]), [
+    ['sync-s1-c2-ioDelayoffrevtree', 'async-s1-c2-ioDelayoffrevtree', 'store', 'faster'],
+    ['sync-s1-c2-ioDelayoffrev1a2b3c4', 'async-s1-c2-ioDelayoffrev1a2b3c4', 'store', 'faster'],
+    ['sync-s1-c2-ioDelayoffrevtree', 'sync-s1-c2-ioDelayoffrev1a2b3c4', 'rev', 'slower'],
+    ['async-s1-c2-ioDelayoffrevtree', 'async-s1-c2-ioDelayoffrev1a2b3c4', 'rev', 'same']
+  ], 'this tree over the revision (2000 against 2500 ops/s: slower); a revision\'s cell without a tree cell is compared with nothing')
+  t.same(entries.map((e) => e.label), ['sync vs async, 1 process, plain folder, this tree', 'sync vs async, 1 process, plain folder, 1a2b3c4',
+    'sync, 1 process: this tree vs 1a2b3c4, plain folder', 'async, 1 process: this tree vs 1a2b3c4, plain folder'])
+})
