@@ -61,6 +61,7 @@ const LINUX = {
   'test/sweep/plan/fsapi.test.js': 'the storage-latency cells (FUSE)',
   'test/sweep/plan/grid.test.js': 'the storage-latency cells (FUSE)',
   'test/sweep/plan/storage.test.js': 'the storage-latency cells (FUSE)',
+  'test/sweep/plan/revs.test.js': 'the storage-latency cells (FUSE)',
   'test/sweep/plan/runtimes.test.js': 'Node\'s Linux packages in .node-cache/',
   'test/sweep/placed-runs.test.js': 'the -lb kinds and --cpuset=split',
   'test/sweep/results/data-root.test.js': 'a reused pid told from its owner by its start time in /proc',
