@@ -74,8 +74,9 @@ function judgeProbe (probe, slo) {
     return result('generator', `the generator released ${Math.round(sendRate)} req/s of ${probe.rate} (under ${SEND_RATE * 100}%): ` +
       'it, not the server, was the limit')
   }
-  const few = `${all.count} requests are too few to judge ${slo.map((t) => t.name).join(', ')} (${minRequests(slo)} at least)`
-  if (probe.failed === 0 && !verdict.judged) return result('few', few)
+  if (probe.failed === 0 && !verdict.judged) {
+    return result('few', `${all.count} requests are too few to judge ${slo.map((t) => t.name).join(', ')} (${minRequests(slo)} at least)`)
+  }
   const [cause, reason] = probe.failed > 0
     ? ['failed', `${probe.failed} requests failed`]
     : verdict.over
