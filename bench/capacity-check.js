@@ -2,7 +2,7 @@
 // The capacity check with the client alone: for each cell of a capacity folder, a server of the
 // cell (its kind, Node, storage) started and warmed as the search's is (a closed loop of --warmOps
 // operations; 0: a fresh server for every try), then `node client --rate=R` at 0.8x and 1.5x the
-// capacity found, from fresh files and as long as the confirming probe (lengthened as a probe is for the
+// capacity found, from fresh files and 3 times as long as a probe (lengthened as a probe is for the
 // SLO's percentile), --repeats times each. Prints whether the SLO held, judged as a probe is (all
 // requests pooled, sweep/capacity/judge.js), at 0.8x and broke at 1.5x, with cores, Node and load average.
 // `node bench/capacity-check.js DIR [--repeats=N] [--warmOps=N] [--cells=PREFIX]`; a JSON line per cell.
@@ -13,7 +13,6 @@ const os = require('node:os')
 const path = require('node:path')
 const { planSweep } = require('../sweep/commands')
 const { openServer } = require('../sweep/cell/harness')
-const { CONFIRM } = require('../sweep/capacity/search')
 const { judgePooled, probeSeconds } = require('../sweep/capacity/judge')
 const { deserializeRecord, mergeRecords, summarize } = require('../client/stats')
 const { OPS } = require('../client/data-worker')
@@ -22,6 +21,7 @@ const { splitId, currentRuntime } = require('../lib/install/runtime-specs')
 
 const ROOT = path.resolve(__dirname, '..')
 const FACTORS = [0.8, 1.5]
+const CHECK = 3 // a try lasts 3 times --probe: longer than any probe of the search (as long as its confirming probe, which it no longer has)
 const load = () => os.loadavg().map((x) => Number(x.toFixed(2)))
 const flag = (argv, name, fallback) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
 
@@ -84,7 +84,7 @@ async function checkCell (cell, { slo, env, repeats, warmOps, tmp }) {
   const flags = [`--runtime=${runs}`, `--ioDelay=${cell.ioDelay}`, `--nServers=${cell.nServers}`, `--nClients=${cell.nClients}`,
     `--concurrency=${config.concurrency}`, `--readsPerWrite=${cell.readsPerWrite}`, ...(cell.asyncApi ? [`--asyncApi=${cell.asyncApi}`] : [])]
   const [run] = planSweep('run', [...flags, `--dataPath=${tmp}`], cell.kind).runs
-  // As the search's server has served thousands before it confirms (at most 10 s of the closed loop).
+  // As the search's server has served thousands by its last probes (at most 10 s of the closed loop).
   const warm = Math.min(warmOps, Math.round((cell.closedLoop?.estimate ?? capacity) * 10))
   let opened = null
   let generation = 0
@@ -105,7 +105,7 @@ async function checkCell (cell, { slo, env, repeats, warmOps, tmp }) {
   try {
     for (const factor of FACTORS) {
       const rate = Math.round(capacity * factor)
-      const seconds = probeSeconds(rate, options.probe * CONFIRM, slo.targets)
+      const seconds = probeSeconds(rate, options.probe * CHECK, slo.targets)
       out[`x${factor}`] = await tryRate({ rate, repeats, warm, seconds, config, slo }, server)
     }
   } finally {
@@ -119,7 +119,7 @@ async function main (argv) {
     process.stdout.write(entryHelp({ usage: 'node bench/capacity-check.js DIR [--repeats=N] [--warmOps=N] [--cells=PREFIX]',
       about: 'Checks a capacity folder with the client alone: each cell\'s server warmed by --warmOps (20000, at most\n' +
         '10 s) closed-loop operations (0: a fresh server for every try), then node client at 0.8x and 1.5x its\n' +
-        'capacity, as long as the confirming probe, --repeats (3) times each; prints a JSON line per cell with\n' +
+        'capacity, 3 times as long as a probe, --repeats (3) times each; prints a JSON line per cell with\n' +
         'cores, Node and load average.', config: false }))
     return 0
   }

@@ -118,6 +118,7 @@ function createEngine ({ config, index, runId }, ack) {
       const late = t - dueAt(phase.due)
       if (late < 0n) break
       if (late > phase.lateNs) phase.late++
+      phase.lagNs = late
       phase.due++
     }
     dispatch()
@@ -129,7 +130,7 @@ function createEngine ({ config, index, runId }, ack) {
       return new Promise((resolve) => {
         phase = {
           rate: config.rate, lateNs: BigInt(LATE_MS * 1e6), ...def,
-          next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, kinds: {}, late: 0, free: [...slots], t0, resolve
+          next: def.from, due: def.open ? def.from : def.to, finished: def.from, failed: 0, kinds: {}, late: 0, lagNs: 0n, free: [...slots], t0, resolve
         }
         if (def.from === def.to) resolve(0)
         else if (def.open) tick()
@@ -137,6 +138,7 @@ function createEngine ({ config, index, runId }, ack) {
       })
     },
     late: () => phase.late,
+    lagNs: () => phase.lagNs, // how late the open loop's last release was
     failures: () => ({ ...phase?.kinds }), // the last phase's failed operations by kind
     progress: () => (phase === null ? 0 : phase.finished - phase.from),
     reopened: () => slots.reduce((n, slot) => n + Math.max(0, slot.conn.opened - 1), 0),
@@ -186,13 +188,15 @@ function createClient ({ config, index, runId }) {
      * A capacity probe: operations from..to-1 in the open loop at `rate` (all processes together),
      * each recorded in the slice of the second it was due in; nothing is kept.
      * @param {number} [lateMs] how late a release counts as late (a test on shared cores may allow more)
-     * @returns {Promise<{ failed: number, late: number, slices: object[] }>} late: operations the
-     *   schedule released more than lateMs (5) after they were due; slices: per second, { GET, PUT } serialized
+     * @returns {Promise<{ failed: number, late: number, lagS: number, slices: object[] }>} late: operations the
+     *   schedule released more than lateMs (5) after they were due; lagS: how late the last one was released (s), so
+     *   that the rate it released is (to - from) / (seconds + lagS); slices: per second, { GET, PUT } serialized
      */
     async probe (from, to, t0, rate, seconds, lateMs = LATE_MS) {
       const slices = Array.from({ length: seconds }, tally.records)
       const failed = await engine.start({ ...PHASES.measure, from, to, open: true, rate, slices, lateNs: BigInt(Math.round(lateMs * 1e6)) }, t0)
-      return { failed, late: engine.late(), slices: slices.map((r) => ({ GET: serializeRecord(r.GET), PUT: serializeRecord(r.PUT) })) }
+      const serialized = slices.map((r) => ({ GET: serializeRecord(r.GET), PUT: serializeRecord(r.PUT) }))
+      return { failed, late: engine.late(), lagS: Number(engine.lagNs()) / 1e9, slices: serialized }
     },
     settle: tally.settle,
     /**

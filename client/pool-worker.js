@@ -4,9 +4,12 @@
 // create the files, warm up, run a window of measured operations, keep or drop a pass's windows,
 // hand over a cell's result.
 
+const { monitorEventLoopDelay } = require('node:perf_hooks')
 const { createClient } = require('./load')
+const { PERCENTILES } = require('../lib/slo')
 
 const now = process.hrtime.bigint
+const DELAY_RESOLUTION_MS = 1 // the event-loop delay's sampling during a probe: fine enough for a target of a few ms
 
 /**
  * Serves the pool over IPC. Every message { id, op, ... } is answered by { id, ... } when done.
@@ -16,7 +19,8 @@ const now = process.hrtime.bigint
  *   window { cell, from, to, t0 }: measured operations from..to-1, the open loop's origin t0
  *     (hrtime as text); answers { failed, failures (by kind), endedAt, cpuUs }
  *   probe { cell, rate, seconds, t0, lateMs? }: a capacity probe of `seconds` at `rate` (client/load.js probe);
- *     answers { failed, late, sent, slices, endedAt }
+ *     answers { failed, late, lagS, sent, slices, endedAt, cpu, delayUs }: cpu the process's CPU time over the
+ *     probe's wall time (1: a whole core), delayUs its event-loop delay at p50, p90, p99 and p999 (µs)
  *   settle { keep }: every cell's pending windows kept or dropped
  *   drop { cell }: forgets the cell (closing its connections), if it has it
  *   take { cell }: answers { result } (client/load.js's take(), with this process's peak memory): the
@@ -37,9 +41,20 @@ function serve () {
       const failed = await clients.get(cell).window(from, to, BigInt(t0))
       return { failed, failures: clients.get(cell).failures(), endedAt: String(now()), cpuUs: process.cpuUsage(cpu) }
     },
-    probe: async ({ cell, rate, seconds, t0, to, lateMs }) => ({
-      ...await clients.get(cell).probe(0, to, BigInt(t0), rate, seconds, lateMs), sent: to, endedAt: String(now())
-    }),
+    probe: async ({ cell, rate, seconds, t0, to, lateMs }) => {
+      const cpu = process.cpuUsage()
+      const started = now()
+      const loop = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS })
+      loop.enable()
+      const measured = await clients.get(cell).probe(0, to, BigInt(t0), rate, seconds, lateMs)
+      loop.disable()
+      const used = process.cpuUsage(cpu)
+      // A sample is the time between two checks resolution ms apart: the delay is what is beyond the resolution.
+      const delayUs = Object.fromEntries(Object.entries(PERCENTILES).map(([name, p]) =>
+        [name, loop.count > 0 ? Math.max(0, Math.round(loop.percentile(p) / 1000) - DELAY_RESOLUTION_MS * 1000) : 0]))
+      const wallUs = Number(now() - started) / 1000
+      return { ...measured, sent: to, endedAt: String(now()), cpu: (used.user + used.system) / Math.max(1, wallUs), delayUs }
+    },
     settle: ({ keep }) => { for (const client of clients.values()) client.settle(keep) },
     drop: ({ cell }) => {
       clients.get(cell)?.close()

@@ -69,8 +69,10 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
      * A capacity probe: the cell's n processes together send `rate` requests a second for `seconds`,
      * open loop, from 50 ms after the call (so that every process has the message first); lateMs: how
      * late a release counts as late (client/load.js probe).
-     * @returns {Promise<{ failed: number, late: number, sent: number, wallS: number, slices: Array<{ GET: object, PUT: object }> }>}
-     *   wallS: from the first due time to the last answer; slices: per second, the records of the processes merged (client/stats.js)
+     * @returns {Promise<{ failed: number, late: number, sent: number, wallS: number, lagS: number, cpu: number, delayUs: object,
+     *   slices: Array<{ GET: object, PUT: object }> }>} wallS: from the first due time to the last answer; lagS, cpu, delayUs: the
+     *   generator's own figures, each the worst process's (client/pool-worker.js); slices: per second, the records of the processes
+     *   merged (client/stats.js)
      */
     probe: async (cell, n, rate, seconds, lateMs) => {
       const t0 = String(process.hrtime.bigint() + OPEN_LOOP_LEAD_NS)
@@ -79,7 +81,10 @@ function openPool ({ size, execPath = process.execPath, prefix = [], logFd, labe
       const slices = Array.from({ length: seconds }, (_, s) => Object.fromEntries(['GET', 'PUT'].map((type) =>
         [type, mergeRecords(replies.map((r) => deserializeRecord(r.slices[s][type])))])))
       const sum = (key) => replies.reduce((a, r) => a + r[key], 0)
-      return { failed: sum('failed'), late: sum('late'), sent: sum('sent'), wallS: Number(lastEnd(replies, BigInt(t0)) - BigInt(t0)) / 1e9, slices }
+      const worst = (values) => Math.max(0, ...values)
+      return { failed: sum('failed'), late: sum('late'), sent: sum('sent'), wallS: Number(lastEnd(replies, BigInt(t0)) - BigInt(t0)) / 1e9, slices,
+        lagS: worst(replies.map((r) => r.lagS)), cpu: worst(replies.map((r) => r.cpu)),
+        delayUs: Object.fromEntries(Object.keys(replies[0]?.delayUs ?? {}).map((name) => [name, worst(replies.map((r) => r.delayUs[name]))])) }
     },
     /** Keeps or drops the pending windows of every cell. */
     settle: (keep) => each(size, { op: 'settle', keep }),

@@ -67,6 +67,18 @@ function intervalOfMedian (values, confidence = CONFIDENCE) {
 }
 
 /**
+ * What an interval over rounds covers, in words to print beside it: "96.9% over 6 rounds", "50% over 2 rounds;
+ * no 95% interval", "1 round; no interval". No interval is printed without it.
+ * @param {{ n: number, confidence: number }} interval from intervalOfMedian (or a ratio's, report/stats/intervals.js)
+ * @returns {string}
+ */
+function coverage ({ n, confidence }) {
+  if (n < 2) return `${n} round; no interval`
+  const covered = `${Number((confidence * 100).toFixed(1))}% over ${n} rounds`
+  return confidence >= CONFIDENCE ? covered : `${covered}; no ${CONFIDENCE * 100}% interval`
+}
+
+/**
  * Jain's fairness index of some counts (requests per process): 1 when all are equal, 1/n when one
  * takes everything, 1 when there are none.
  * @param {number[]} counts
@@ -87,4 +99,4 @@ function meanUtilization (serving) {
   return serving.some((p) => p.utilization === null) ? null : serving.reduce((a, p) => a + p.utilization, 0) / Math.max(1, serving.length)
 }
 
-module.exports = { median, fairness, meanUtilization, intervalOfMedian, orderInterval, CONFIDENCE, MARGIN, SETTLED_NOTE }
+module.exports = { median, fairness, meanUtilization, intervalOfMedian, orderInterval, coverage, CONFIDENCE, MARGIN, SETTLED_NOTE }

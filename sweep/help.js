@@ -45,7 +45,7 @@ const OPTION_HELP = {
   precision: 'capacity: the search bisects until the failing rate is within this share above the passing one',
   startRate: 'capacity: requests/s of the first probe (the rate doubles from there until one fails)',
   endRate: 'capacity: the highest rate probed; a cell that passes there is reported at it',
-  probe: 'capacity: seconds of a probe (1 s windows); the confirming probe is 3 times as long',
+  probe: 'capacity: seconds of a probe (1 s windows), longer at a low rate until it has the requests --slo needs',
   rates: 'capacity: rates (requests/s, comma list) probed in every round besides the search, for a full latency-load curve',
   seed: 'seed of the shuffle',
   results: 'parent folder of the results folder',

@@ -329,7 +329,8 @@ const SUMMARY = {
     load: 'nClients'
   },
   capacity: {
-    columns: [...ID, ...HISTORIC, ...LATER, ...CAPACITY_FIGURES, 'oversubscribed', 'variant', 'v8', 'uv', 'serverHost', 'clientHosts', 'listenMechanism'],
+    columns: [...ID, ...HISTORIC, ...LATER, ...CAPACITY_FIGURES, 'oversubscribed', 'variant', 'v8', 'uv', 'serverHost', 'clientHosts', 'listenMechanism',
+      'highestPass'],
     required: [...ID, 'kind', 'nServers', 'nClients', ...CAPACITY_FIGURES],
     variants: VARIANTS,
     load: 'nClients'

@@ -1,7 +1,7 @@
 'use strict'
 // The report of a capacity folder (sweep/capacity/): capacity.json, the latency–load chart of each
 // regime, the regime map, and report.html with the answer first: each kind's capacity under the
-// SLO with its interval, the ratios paired by round with their verdicts, and beside each the
+// SLO with its interval and what it covers, the ratios paired by round with their verdicts, and beside each the
 // closed-loop verdict of the same pair; where the two disagree, that comes first.
 
 const fs = require('node:fs')
@@ -9,8 +9,8 @@ const path = require('node:path')
 const { groupCells } = require('../data/cells')
 const { comparisons, settingsLabel } = require('../stats/comparisons')
 const { intervalOfMedian, MARGIN } = require('../stats/intervals')
-const { median } = require('../../lib/median')
-const { formatRatio } = require('../stats/verdicts')
+const { median, coverage } = require('../../lib/median')
+const { formatRatio, fixed } = require('../stats/verdicts')
 const { latencyLoadChart, regimeMapChart } = require('./charts')
 const { html, raw } = require('../../lib/html-template')
 const { CSS, environment, hostsLead } = require('../page/page')
@@ -30,7 +30,7 @@ function capacityText (cell) {
   const c = cell.capacity
   const bounds = [cell.limits.generator && `the generator was the limit in ${cell.limits.generator} of ${cell.valid.length} rounds`,
     cell.limits.endRate && `it held at --endRate in ${cell.limits.endRate} of ${cell.valid.length} rounds`].filter(Boolean)
-  const text = c ? `${fmt(c.estimate)} req/s [${fmt(c.low)}–${fmt(c.high)}]` : 'no capacity found'
+  const text = c ? `${fmt(c.estimate)} req/s${c.n > 1 ? ` [${fmt(c.low)}–${fmt(c.high)}]` : ''} (${coverage(c)})` : 'no capacity found'
   return bounds.length > 0 ? `${c ? 'at least ' : ''}${text} (${bounds.join('; ')})` : text
 }
 
@@ -49,6 +49,7 @@ function renderCapacityReport (results) {
     regime: regimeLabel(cell.valid[0]?.ioDelay ?? cell.rows[0].ioDelay),
     ioDelay: cell.rows[0].ioDelay,
     capacity: interval(cell.valid.map((r) => r.capacity).filter(Number.isFinite)),
+    highestPass: interval(cell.valid.map((r) => r.highestPass).filter(Number.isFinite)),
     closedLoop: interval(cell.valid.map((r) => r.closedOpsPerSec).filter(Number.isFinite)),
     limits: countBy(cell.valid.map((r) => r.limit)),
     points: curve(probes.filter((p) => p.cell === cell.id && cell.valid.some((r) => r.repeat === p.round)))
@@ -116,6 +117,9 @@ function curve (probes) {
     ...Object.fromEntries(PERCENTILES.map((name) => [name, median(some.map((p) => p[name]).filter((v) => v !== null))])) }))
 }
 
+// A comparison's ratio with its interval and what that covers; one round's alone.
+const ratioText = (x) => (x.n > 1 ? `${formatRatio(x)} (${coverage(x)})` : `${fixed(x.estimate, 2)}× (${coverage(x)})`)
+
 function countBy (values) {
   const out = {}
   for (const v of values) out[v] = (out[v] ?? 0) + 1
@@ -131,7 +135,7 @@ function answerLines (cells, verdicts, slo, env) {
     const [a, b] = [byId.get(v.a), byId.get(v.b)]
     const decided = (x) => ['faster', 'slower', 'same'].includes(x?.verdict)
     const disagree = decided(v) && decided(closed) && v.verdict !== closed.verdict
-    const ratio = (x) => (Number.isFinite(x?.estimate) ? `${formatRatio(x)}, ${x.verdict}` : 'undecided (no round in which both searches ended on the SLO)')
+    const ratio = (x) => (Number.isFinite(x?.estimate) ? `${ratioText(x)}, ${x.verdict}` : 'undecided (no round in which both searches crossed the SLO)')
     const name = (c) => `${c.kind} (${modelLabel(c.kind, c.nServers)})`
     return { disagree, kind: v.kind, regime: a.regime, verdict: v.verdict,
       text: `At ${where}, ${a.regime}: ${name(a)} sustains ${capacityText(a)}, ${name(b)} ${capacityText(b)}: ` +
@@ -151,6 +155,7 @@ function capacityJson ({ env, slo, margin, cells, verdicts, probes }) {
     probes,
     cells: cells.map((c) => ({ cell: c.id, ...Object.fromEntries(DIMENSION_COLUMNS.map((d) => [d, c.valid[0]?.[d] ?? c.rows[0][d] ?? null])),
       capacity: c.capacity && { estimate: c.capacity.estimate, low: c.capacity.low, high: c.capacity.high, n: c.capacity.n, confidence: c.capacity.confidence },
+      highestPass: c.highestPass?.estimate ?? null,
       closedLoop: c.closedLoop && { estimate: c.closedLoop.estimate, low: c.closedLoop.low, high: c.closedLoop.high, n: c.closedLoop.n },
       limits: c.limits })),
     margin,
@@ -166,15 +171,17 @@ function pageHtml ({ results, cells, verdicts, answers, lines, charts, slo, prob
   const flaggedNote = flagged > 0
     ? `${flagged} passing probe(s) had a 1 s window whose own percentile broke the SLO (capacity.csv windowsOver): a flag, not a verdict. `
     : ''
-  const invalidNote = invalidProbes > 0 && `${invalidProbes} probe(s) were invalid: the generator, not the server, was the limit.`
+  const invalidNote = invalidProbes > 0 && `${invalidProbes} probe(s) were invalid: by its own figures (its send rate, CPU or event-loop ` +
+    'delay), the generator, not the server, was the limit.'
   const order = [...answers.filter((a) => a.disagree), ...answers.filter((a) => !a.disagree && a.kind === 'store'),
     ...answers.filter((a) => !a.disagree && a.kind !== 'store')]
   const row = (c) => html`<tr><td>${c.id}</td><td>${c.regime}</td><td class="num">${c.capacity ? fmt(c.capacity.estimate) : '–'}</td>
-    <td class="num">${c.capacity ? `${fmt(c.capacity.low)}–${fmt(c.capacity.high)}` : '–'}</td><td class="num">${c.capacity?.n ?? 0}</td>
+    <td class="num">${c.capacity ? `${c.capacity.n > 1 ? `${fmt(c.capacity.low)}–${fmt(c.capacity.high)} ` : ''}(${coverage(c.capacity)})` : '–'}</td>
+    <td class="num">${c.highestPass ? fmt(c.highestPass.estimate) : '–'}</td>
     <td class="num">${c.closedLoop ? fmt(c.closedLoop.estimate) : '–'}</td>
     <td>${Object.entries(c.limits).map(([k, n]) => `${k} ${n}`).join(', ')}</td></tr>`
   const verdictRow = (v) => html`<tr><td>${v.label}</td><td>${v.metric === 'capacity' ? 'capacity' : 'closed loop'}</td>
-    <td class="ratio">${Number.isFinite(v.estimate) ? formatRatio(v) : '–'}</td><td>${v.verdict}</td><td class="num">${v.n ?? 0}</td></tr>`
+    <td class="ratio">${Number.isFinite(v.estimate) ? ratioText(v) : '–'}</td><td>${v.verdict}</td><td class="num">${v.n ?? 0}</td></tr>`
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Capacity report ${name}</title><style>${raw(CSS)}</style></head><body><main>
@@ -185,29 +192,29 @@ ${hostsLead(env)} · ${env.serverRuntimes.map(runtimeLabel).join(', ')}</p></hea
 ${answers.some((a) => a.disagree) && html`<p class="alarm">Under the SLO and in the closed loop the verdicts disagree for
 ${answers.filter((a) => a.disagree).length} pair(s): they come first below.</p>`}
 <ul class="answers">${order.map((a) => html`<li${a.disagree && html` class="over"`}>${a.text}</li>`)}</ul>
-<p class="note">Capacity: the highest offered rate (open loop, requests due on a fixed schedule, latency counted
-from when each was due) at which a probe passed: the ${slo.map((t) => t.name).join(', ')} of all its requests pooled (GET and PUT,
-${fmt(minRequests(slo))} at least, 30 beyond the percentile: a probe at a low rate lasts longer) within the SLO, no request
-failed, the generator sent 99% of its requests within 5 ms of their due time, and the median latency did not climb
-1 s window after window. ${flaggedNote}Found by doubling, then bisection to within
-${(env.options.precision * 100).toFixed(0)}%, then a probe three times as long; one search per cell and round,
-each on a fresh server. A cell's figure is the median over the rounds with its order-statistic interval (95% from 6 rounds; with fewer, the
-lowest to the highest round, covering less); a ratio
-is taken within each round whose two searches both ended on the SLO (Hodges–Lehmann estimate, Wilcoxon
-interval, 95%; fewer than 6 such rounds stay undecided). ${invalidNote}</p>
+<p class="note">Capacity: the offered rate (open loop, requests due on a fixed schedule, latency counted
+from when each was due) at which the ${slo.map((t) => t.name).join(', ')} of a probe's requests, pooled (GET and PUT,
+${fmt(minRequests(slo))} at least, 30 beyond the percentile: a probe at a low rate lasts longer), crosses the SLO: per round,
+a monotone fit of log latency against the rate over that round's probes, read where it meets the target between the
+probes under and over it. A probe passes when it is within the SLO, no request failed and the median latency did not
+climb 1 s window after window. ${flaggedNote}The probes are placed by doubling, then bisection to within
+${(env.options.precision * 100).toFixed(0)}%; one search per cell and round, each on a fresh server. A cell's figure is the
+median of its rounds' crossings with its order-statistic interval, each interval saying what it covers (95% takes 6 rounds;
+with fewer it is the lowest to the highest round, covering less); a ratio is taken within each round whose two searches both
+crossed the SLO (Hodges–Lehmann estimate, Wilcoxon interval, 95%; fewer than 6 such rounds stay undecided). ${invalidNote}</p>
 ${lines.length > 0 && html`<details id="answer-lines"><summary>On the terminal (answer.txt)</summary>
 <pre>${lines.map((l) => `${l.text}\n`).join('')}</pre></details>`}
 </section>
 <section><h2>Charts</h2>
 ${charts.map((c) => html`<figure id="${c.file}" aria-label="${c.title}">${raw(c.svg)}</figure>`)}</section>
 <section><h2>Capacity per cell</h2><div class="scroll"><table><thead><tr><th>cell</th><th>regime</th><th>capacity req/s</th>
-<th>interval</th><th>rounds</th><th>closed-loop ops/s</th><th>what ended the searches</th></tr></thead>
+<th>interval (what it covers)</th><th>highest pass req/s</th><th>closed-loop ops/s</th><th>what ended the searches</th></tr></thead>
 <tbody>${cells.map(row)}</tbody></table></div>
-<p class="note">What ended a search: slo (a probe above it failed), endRate (nothing failed up to --endRate),
-startRate (even --startRate failed), generator (the load generator could not keep up above it), unconfirmed
-(the longer probe failed four times, stepping down).</p></section>
+<p class="note">What ended a search: slo (the fit crossed the target), endRate (nothing failed up to --endRate),
+startRate (even --startRate failed), generator (the load generator was the limit before any probe failed). Highest pass:
+the median over the rounds of the highest rate a probe passed at, for comparison.</p></section>
 <section><h2>Verdicts</h2><div class="scroll"><table class="verdicts"><thead><tr><th>comparison (a / b)</th><th>metric</th>
-<th>ratio [95%]</th><th>verdict</th><th>rounds</th></tr></thead><tbody>${verdicts.map(verdictRow)}</tbody></table></div></section>
+<th>ratio [interval] (what it covers)</th><th>verdict</th><th>rounds</th></tr></thead><tbody>${verdicts.map(verdictRow)}</tbody></table></div></section>
 <section><h2>Environment</h2>${environment(env)}</section>
 <section><h2>All rows (summary.csv)</h2><div class="scroll">${summaryTable(results)}</div>
 <p class="note">Every probe: capacity.csv (${probes.length} rows) · ${rows.length} searches.</p></section>

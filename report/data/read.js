@@ -115,7 +115,7 @@ function checkFormat (env, file) {
 // The interleaved run's records (sweep/interleaved/rounds.js) and a capacity run's probes (sweep/capacity/run.js),
 // typed; empty lists in other folders.
 const RECORDS = { passes: 'passes.csv', windows: 'windows.csv', roundLog: 'rounds.csv', probes: 'capacity.csv' }
-const RECORD_TEXT = new Set(['startedAt', 'cell', 'precision', 'stage', 'reason', 'windowP50s', 'windowsOver'])
+const RECORD_TEXT = new Set(['startedAt', 'cell', 'precision', 'stage', 'cause', 'reason', 'windowP50s', 'windowsOver'])
 
 function readRecords (dir) {
   const out = {}

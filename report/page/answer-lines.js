@@ -2,10 +2,11 @@
 // The answer in lines, for a terminal, a CI log or an ssh session: one line per headline verdict (throughput,
 // or a capacity folder's capacity; the A/A pair's too), worst news first, and for a profiled run the category behind each headline comparison. The
 // report writes them to answer.txt and shows them on its first screen; every command that measures prints
-// them last (sweep/runner.js).
+// them last (sweep/runner.js). Each interval says what it covers: its confidence and rounds.
 
-const { formatRatio, verdictOf, sides } = require('../stats/verdicts')
+const { formatRatio, fixed, verdictOf, sides } = require('../stats/verdicts')
 const { differenceText, BEYOND_CONFIDENCE } = require('../stats/why')
+const { coverage } = require('../../lib/median')
 
 // Worst news first: an A/A pair that is not the same (the run cannot be trusted), then what could not be
 // decided, then the differences (largest first), what is the same, and last the A/A pair that is the same.
@@ -28,7 +29,8 @@ function answerLines ({ verdicts, why, metric = 'opsPerSec' }) {
   const lines = order.map((e) => {
     const [a, b] = sides(e)
     const [text, tone] = verdictOf(e.ratio, a, b, { margin: e.margin, better: e.better })
-    return { text: `${e.label}: ${e.ratio ? `${formatRatio(e.ratio)} ` : ''}${text}`, tone: e.aa && e.verdict !== 'same' ? 'alarm' : tone }
+    const ratio = !e.ratio ? '' : e.ratio.few ? `${fixed(e.ratio.estimate, 2)}× ` : `${formatRatio(e.ratio)} (${coverage(e.ratio)}) `
+    return { text: `${e.label}: ${ratio}${text}`, tone: e.aa && e.verdict !== 'same' ? 'alarm' : tone }
   })
   const explained = order.map((e) => [e, why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)]).filter(([, c]) => c)
   // Too few profiled rounds for an interval (report/stats/why.js): one line for the run, not one per comparison.

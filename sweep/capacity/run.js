@@ -3,7 +3,7 @@
 // its files created, a warm-up and a closed-loop window (the closed-loop figure its verdict is set
 // beside), then the search for its capacity (sweep/capacity/search.js), each probe judged by
 // sweep/capacity/judge.js and written to capacity.csv, then the --rates probes of the curve. One
-// row per cell and round goes to summary.csv. Rounds go on to --rounds, or until another would
+// row per cell and round goes to summary.csv: the rate at which the fit of its probes crossed the target. Rounds go on to --rounds, or until another would
 // overrun --budget.
 //
 // File growth: every probe starts from the same files. Before each probe the cell's files are
@@ -18,7 +18,7 @@ const { mulberry32, shuffle } = require('../../lib/random')
 const { progressBar } = require('../../lib/progress')
 const { deadline } = require('../interleaved/passes')
 const { clientPools } = require('../interleaved/rounds')
-const { searchCapacity, CONFIRM } = require('./search')
+const { searchCapacity } = require('./search')
 const { judgeProbe, probeSeconds } = require('./judge')
 const { minRequests } = require('../../lib/slo')
 const { median } = require('../../lib/median')
@@ -26,11 +26,12 @@ const { SUMMARY } = require('../../lib/results/dimensions')
 
 const CLOSED_OPS = 1000 // the closed-loop window after the warm-up, operations per client process
 const PROBE_COLUMNS = ['cell', 'round', 'stage', 'rate', 'seconds', 'achieved', 'sent', 'requests', 'late', 'onTime', 'failed', 'passed',
-  'invalid', 'reason', 'p50', 'p90', 'p99', 'p999', 'p50_GET', 'p90_GET', 'p99_GET', 'p999_GET', 'p50_PUT', 'p90_PUT', 'p99_PUT', 'p999_PUT',
-  'windowP50s', 'windowsOver']
+  'invalid', 'cause', 'reason', 'sendRate', 'generatorCpu', 'generatorDelayP99Us', 'p50', 'p90', 'p99', 'p999', 'p50_GET', 'p90_GET', 'p99_GET',
+  'p999_GET', 'p50_PUT', 'p90_PUT', 'p99_PUT', 'p999_PUT', 'windowP50s', 'windowsOver']
 const COLUMNS = SUMMARY.capacity.columns // lib/results/dimensions.js
 const TABLE = [
   { title: 'capacity req/s [interval]', key: 'capacity', interval: true },
+  { title: 'highest pass', key: 'highestPass' },
   { title: 'closed-loop ops/s', key: 'closedOpsPerSec' },
   { title: 'probes', key: 'probes' },
   { title: 'search s', key: 'seconds', digits: 1 }
@@ -106,7 +107,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
       ...(opened.placement.serverHostname && { serverHostname: opened.placement.serverHostname }),
       // The acknowledgement ledger's room: the longest probe at the highest rate, or the closed-loop window.
       // A probe repeated for the SLO's requests (judge.js probeSeconds) sends less than the rate × seconds asked + minRequests.
-      nOperations: n * Math.max(CLOSED_OPS, Math.ceil((CONFIRM * options.endRate * options.probe + minRequests(options.slo)) / n) + 1) }
+      nOperations: n * Math.max(CLOSED_OPS, Math.ceil((options.endRate * options.probe + minRequests(options.slo)) / n) + 1) }
     pool = pools.get(opened.placement.clientPrefix, poolSize)
     await pool.open(key, config, key)
     const limit = (promise, seconds, what) => deadline(promise, (seconds + 30) * 1000, `${what} of ${cell.id}`)
@@ -119,7 +120,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
     const closedOpsPerSec = Math.round(n * CLOSED_OPS / (closed.wallUs / 1e6))
     const searchStart = performance.now()
     // A probe asked for `asked` seconds lasts long enough for the SLO's percentiles (judge.js probeSeconds).
-    const probe = async (rate, asked, stage) => {
+    const probe = async (rate, asked, stage = 'search') => {
       if (ctx.signal.aborted) throw ctx.signal.reason
       const seconds = probeSeconds(rate, asked, options.slo)
       await dataOf(ctx).call('clear', { dir: opened.dataPath })
@@ -129,10 +130,11 @@ async function measureCell (cell, { round, order, prior }, ctx) {
       const judged = judgeProbe({ rate, seconds, ...measured }, options.slo)
       const gone = serverGone(opened)
       if (gone) throw new Error(gone)
-      writeProbe({ cell: cell.id, round, stage: stage ?? (asked > options.probe ? 'confirm' : 'search'), rate, seconds,
+      writeProbe({ cell: cell.id, round, stage, rate, seconds,
         achieved: Math.round(judged.achieved), sent: measured.sent, requests: judged.requests, late: measured.late,
-        onTime: Number(judged.onTime.toFixed(4)), failed: measured.failed, passed: judged.passed, invalid: judged.invalid, reason: judged.reason,
-        ...judged.pooled, windowP50s: judged.p50s.join(' '), windowsOver: `${judged.windowsOver}/${seconds}` })
+        onTime: Number(judged.onTime.toFixed(4)), failed: measured.failed, passed: judged.passed, invalid: judged.invalid, cause: judged.cause,
+        reason: judged.reason, sendRate: Math.round(judged.sendRate), generatorCpu: Number(measured.cpu.toFixed(3)),
+        generatorDelayP99Us: measured.delayUs.p99 ?? '', ...judged.pooled, windowP50s: judged.p50s.join(' '), windowsOver: `${judged.windowsOver}/${seconds}` })
       bar?.update({ last: `${rate} req/s ${judged.passed ? 'passed' : judged.invalid ? 'invalid' : 'failed'}` })
       return judged
     }
@@ -140,7 +142,7 @@ async function measureCell (cell, { round, order, prior }, ctx) {
     const seconds = (performance.now() - searchStart) / 1000
     for (const rate of options.rates) await probe(rate, options.probe, 'curve')
     return { ...base, valid: true, reason: '', capacity: found.capacity, capacityLow: found.low, capacityHigh: found.high,
-      limit: found.limit, probes: found.probes, closedOpsPerSec, seconds: Number(seconds.toFixed(1)) }
+      highestPass: found.highestPass, limit: found.limit, probes: found.probes, closedOpsPerSec, seconds: Number(seconds.toFixed(1)) }
   } catch (err) {
     if (ctx.signal.aborted) throw err
     return { ...base, valid: false, reason: err.message }

@@ -1,43 +1,47 @@
 'use strict'
-// The search for a cell's capacity, as Nighthawk's adaptive controller and mutilate --search do it:
-// from --startRate the rate doubles until a probe fails, then bisection (geometric) until the
-// highest passing rate is within --precision of the lowest failing one, then a probe three times as
-// long confirms it. A later round starts from the capacity found so far and steps by 4 × precision
-// around it instead of doubling from the start. Pure: probe() is given.
+// The search for a cell's capacity in one round: from --startRate the rate doubles until a probe fails,
+// then bisection (geometric) until the highest passing rate is within --precision of the lowest failing
+// one, so the probes close in on the crossing from both sides; the capacity is where the fit of the
+// round's probes crosses the target (sweep/capacity/crossing.js). A later round starts from the
+// capacity found so far and steps by 4 × precision around it instead of doubling from the start.
+// Pure: probe() is given.
 
-const CONFIRM = 3 // the confirming probe is this many times as long
-const MAX_CONFIRMS = 4 // a failed confirmation steps down (by the precision, then twice as far each time), this many times at most
+const { crossingOf } = require('./crossing')
 
 /**
- * Finds the highest rate at which probes pass.
- * @param {(rate: number, seconds: number) => Promise<{ passed: boolean, invalid: boolean }>} probe
- * @param {{ startRate: number, endRate: number, precision: number, seconds: number, prior?: number|null }} how
+ * Searches one round for the rate at which the latency target is crossed.
+ * @param {(rate: number, seconds: number) => Promise<{ passed: boolean, invalid: boolean, cause: string, requests: number,
+ *   pooled: object }>} probe judged as sweep/capacity/judge.js judgeProbe does
+ * @param {{ startRate: number, endRate: number, precision: number, seconds: number, slo: object[], prior?: number|null }} how
  *   prior: the capacity earlier rounds found for this cell, if any
- * @returns {Promise<{ capacity: number|null, low: number|null, high: number|null, limit: string, probes: number }>}
- *   capacity: the confirmed rate, null when even the lowest rate tried failed; low/high: the passing and
- *   failing rates it ended between (high null when nothing failed up to endRate); limit: 'slo' (a probe
- *   failed above it), 'endRate' (nothing failed up to --endRate), 'startRate' (the lowest rate failed),
- *   'generator' (a probe was invalid: the generator could not keep up above it, so capacity is a lower bound),
- *   'unconfirmed' (no longer probe held)
+ * @returns {Promise<{ capacity: number|null, low: number|null, high: number|null, highestPass: number|null, limit: string,
+ *   probes: number }>} capacity: the crossing (req/s, rounded), or with no probe over the target the highest rate under
+ *   it (a lower bound), null when even the lowest rate was over; low/high: the probes' rates it lies between;
+ *   highestPass: the highest rate a probe passed at; limit: 'slo' (the fit crossed the target), 'endRate' (nothing
+ *   failed up to --endRate), 'startRate' (the lowest rate was over), 'generator' (a probe was invalid, the generator
+ *   the limit, before any failed: capacity is a lower bound)
  */
-async function searchCapacity (probe, { startRate, endRate, precision, seconds, prior = null }) {
-  let low = null
-  let high = null
-  let limit = 'slo'
-  let probes = 0
+async function searchCapacity (probe, { startRate, endRate, precision, seconds, slo, prior = null }) {
+  const valid = []
+  let invalid = false
+  let count = 0
   const clamp = (rate) => Math.round(Math.min(endRate, Math.max(startRate, rate)))
-  const tryRate = async (rate, length = seconds) => {
-    probes++
-    const result = await probe(rate, length)
-    if (result.invalid) limit = 'generator'
+  const tryRate = async (rate) => {
+    count++
+    const result = await probe(rate, seconds)
+    if (result.invalid) invalid = true
+    else valid.push({ rate, ...result })
     return result.passed
   }
-  // Bracket: a passing rate below a failing one (or --endRate, or --startRate failing).
+  // Bracket: a passing rate below a failing one (or --endRate, or --startRate failing). An invalid probe ends the
+  // search: above it, the generator cannot say what the server does.
+  let low = null
+  let high = null
   const step = prior ? 1 + 4 * precision : 2
   let rate = prior ? clamp(prior) : startRate
   for (;;) {
     const passed = await tryRate(rate)
-    if (limit === 'generator') break
+    if (invalid) break
     if (passed) {
       low = rate
       if (high !== null || rate >= endRate) break
@@ -48,27 +52,22 @@ async function searchCapacity (probe, { startRate, endRate, precision, seconds, 
       rate = clamp(rate / step)
     }
   }
-  if (limit === 'generator') return { capacity: low, low, high, limit, probes }
-  if (low === null) return { capacity: null, low, high, limit: 'startRate', probes }
-  if (high === null) limit = 'endRate'
-  // Bisect, geometrically, to within the precision.
-  while (high !== null && high / low > 1 + precision) {
+  // Bisect, geometrically, to within the precision: probes on both sides of the crossing, ever closer.
+  while (low !== null && high !== null && high / low > 1 + precision) {
     const mid = Math.round(Math.sqrt(low * high))
     if (mid <= low || mid >= high) break
-    if (await tryRate(mid)) low = mid
-    else if (limit === 'generator') return { capacity: low, low, high: mid, limit, probes }
+    const passed = await tryRate(mid)
+    if (invalid) break
+    if (passed) low = mid
     else high = mid
   }
-  // Confirm with a longer probe; a failure steps down, by the precision and then twice as far each
-  // time (a longer probe holds a rate longer), and tries again. So does a confirmation the generator fell
-  // behind in (near saturation, on cores it shares with the server): a lower rate it holds is then a lower
-  // bound (limit 'generator'), not nothing.
-  for (let k = 0, down = precision; k < MAX_CONFIRMS; k++, down *= 2) {
-    if (await tryRate(low, seconds * CONFIRM)) return { capacity: low, low, high, limit, probes }
-    high = low
-    low = Math.max(1, Math.round(low / (1 + down)))
-  }
-  return { capacity: null, low: null, high, limit: limit === 'generator' ? limit : 'unconfirmed', probes }
+  const fit = crossingOf(valid, slo)
+  const passes = valid.filter((p) => p.passed).map((p) => p.rate)
+  const highestPass = passes.length > 0 ? Math.max(...passes) : null
+  const found = { low: fit.low, high: fit.high, highestPass, probes: count }
+  if (fit.crossing !== null) return { ...found, capacity: Math.round(fit.crossing), limit: 'slo' }
+  if (fit.low === null) return { ...found, capacity: null, limit: invalid && valid.length === 0 ? 'generator' : 'startRate' }
+  return { ...found, capacity: fit.low, limit: invalid ? 'generator' : 'endRate' }
 }
 
-module.exports = { searchCapacity, CONFIRM }
+module.exports = { searchCapacity }

@@ -2,12 +2,12 @@
 // The compact table printed on stderr at the end of a run: per cell, how many repeats were valid,
 // the median of each figure over the valid ones and marks (footnoted); then each invalid run's reason.
 
-const { median, intervalOfMedian, SETTLED_NOTE } = require('../../lib/median')
+const { median, intervalOfMedian, coverage, SETTLED_NOTE } = require('../../lib/median')
 
 /**
  * @param {object[]} rows summary rows
  * @param {Array<{ title: string, key: string, scale?: number, digits?: number, interval?: boolean }>} columns figures to show;
- *   interval: the median's order-statistic interval over the valid repeats beside it, as the report gives it
+ *   interval: the median's order-statistic interval over the valid repeats beside it, as the report gives it, with what it covers
  * @param {Array<{ key: string, symbol: string, note: string }>} [marks] a cell's id gets `symbol`
  *   when `key` is true in most (more than half) of its valid repeats, as in the report; the note
  *   follows the table if any cell has it
@@ -29,8 +29,9 @@ function formatTable (rows, columns, marks = []) {
       const m = median(values)
       if (m === null) return '-'
       if (!interval) return (m * scale).toFixed(digits)
-      const { low, high } = intervalOfMedian(values)
-      return `${(m * scale).toFixed(digits)} [${(low * scale).toFixed(digits)}–${(high * scale).toFixed(digits)}]`
+      const over = intervalOfMedian(values)
+      const bracket = over.n > 1 ? ` [${(over.low * scale).toFixed(digits)}–${(over.high * scale).toFixed(digits)}]` : ''
+      return `${(m * scale).toFixed(digits)}${bracket} (${coverage(over)})`
     })])
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)))

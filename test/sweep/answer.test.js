@@ -26,7 +26,10 @@ t.test('quick ends with one line per verdict, the A/A one too, as answer.txt and
   const labels = JSON.parse(fs.readFileSync(path.join(dir, 'verdicts.json'), 'utf8')).comparisons.filter((c) => c.metric === 'opsPerSec').map((c) => c.label)
   t.same(lines.map((l) => l.replace(/: [^:]*$/, '')).sort(), labels.sort(), 'a line per throughput comparison')
   t.ok(lines.some((l) => l.startsWith('A/A: sync, 1 process')), 'the A/A line')
-  const verdict = /: (\d\.\d\d× \[\d\.\d\d–\d\.\d\d\] )?(sync faster|async faster|A faster|B faster|the same within ±5%|undecided|no valid round)$/
+  // Each interval says what it covers (lib/median.js coverage); one round's ratio has none.
+  const interval = '\\[\\d\\.\\d\\d–\\d\\.\\d\\d\\] \\(\\d+(\\.\\d)?% over \\d+ rounds(; no 95% interval)?\\) '
+  const verdict = new RegExp(`: (\\d\\.\\d\\d× (${interval})?)?(sync faster|async faster|A faster|B faster|the same within ±5%|undecided|` +
+    'one round: no interval|no valid round)$')
   for (const line of lines) t.match(line, verdict)
   t.ok(run.stdout.endsWith(answer), 'stdout ends with the lines')
   t.equal(run.stdout, `${path.join(dir, 'report.html')}\n${answer}`, 'after the path of the report')

@@ -30,7 +30,7 @@ const SYSTEM = {
   'test/servers/slowloris.test.js': 'alone',
   'test/storage/storage.test.js': 'alone',
   'test/storage/cold.test.js': 'alone',
-  'test/sweep/capacity/search.test.js': 'alone',
+  'test/sweep/capacity/probe.test.js': 'alone',
   'test/sweep/chaos.test.js': 'load',
   'test/servers/disk-full.test.js': 'load',
   'test/servers/lifecycle.test.js': 'load',

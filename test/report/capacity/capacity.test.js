@@ -9,6 +9,7 @@ const t = require('tap')
 const { readResults } = require('../../../report/data/read')
 const { renderCapacityReport } = require('../../../report/capacity/capacity')
 const { intervalOfMedian } = require('../../../report/stats/intervals')
+const { coverage } = require('../../../lib/median')
 
 const FOLDER = path.join(__dirname, '..', '..', '..', 'docs', 'capacity-2026-11-24-lts')
 
@@ -35,8 +36,10 @@ t.test("each cell's capacity is the median over its rounds with the order-statis
   const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
   const sync = json.cells.find((c) => c.kind === 'sync' && c.ioDelay === 'off')
   const fmt = (v) => Math.round(v).toLocaleString('en-US')
-  t.match(page, `sustains ${fmt(sync.capacity.estimate)} req/s [${fmt(sync.capacity.low)}–${fmt(sync.capacity.high)}]`, 'the answer gives the interval')
-  t.match(page, /the p99 of all its requests pooled \(GET and PUT,\s+3,000 at least/)
+  t.match(page, `sustains ${fmt(sync.capacity.estimate)} req/s [${fmt(sync.capacity.low)}–${fmt(sync.capacity.high)}] (${coverage(sync.capacity)})`,
+    'the answer gives the interval and what it covers')
+  t.notMatch(page, /\d\]( |<\/td>)(?!\()/, 'no interval without what it covers, of a capacity or of a ratio')
+  t.match(page, /the p99 of a probe's requests, pooled \(GET and PUT,\s+3,000 at least/)
   t.notMatch(page, /passing probe\(s\) had a 1 s window/, 'an older folder has no windows counted')
 })
 

@@ -23,15 +23,26 @@ t.test('an A/A pair that differs first, then undecided, the differences largest 
   ]
   const lines = answerLines({ verdicts })
   t.same(lines.map((l) => l.text), [
-    'A/A: async, 1 process: 1.20× [1.19–1.21] A faster',
-    'unsure: 1.04× [0.94–1.14] undecided',
-    'large: 0.50× [0.49–0.51] async faster',
-    'models: 1.30× [1.29–1.31] cluster of 2 workers faster',
-    'small: 1.10× [1.09–1.11] sync faster',
-    'same: 1.00× [0.99–1.01] the same within ±5%',
-    'A/A: sync, 1 process: 1.00× [0.99–1.01] the same within ±5%'
+    'A/A: async, 1 process: 1.20× [1.19–1.21] (96% over 8 rounds) A faster',
+    'unsure: 1.04× [0.94–1.14] (96% over 8 rounds) undecided',
+    'large: 0.50× [0.49–0.51] (96% over 8 rounds) async faster',
+    'models: 1.30× [1.29–1.31] (96% over 8 rounds) cluster of 2 workers faster',
+    'small: 1.10× [1.09–1.11] (96% over 8 rounds) sync faster',
+    'same: 1.00× [0.99–1.01] (96% over 8 rounds) the same within ±5%',
+    'A/A: sync, 1 process: 1.00× [0.99–1.01] (96% over 8 rounds) the same within ±5%'
   ], 'throughput only, in this order')
   t.same(lines.map((l) => l.tone), ['alarm', 'none', 'down', 'up', 'up', 'same', 'same'])
+})
+
+t.test('every interval says what it covers: two rounds are no 95% interval, one round has none', async (t) => {
+  const two = entry('sync vs async', 'undecided', 1.59)
+  two.ratio = { estimate: 1.59, low: 1.47, high: 1.72, n: 2, confidence: 0.5, few: false }
+  const one = entry('sync vs async-cluster', 'undecided', 1.2)
+  one.ratio = { estimate: 1.2, low: 1.2, high: 1.2, n: 1, confidence: 0, few: true }
+  t.same(answerLines({ verdicts: [two, one], metric: 'opsPerSec' }).map((l) => l.text), [
+    'sync vs async: 1.59× [1.47–1.72] (50% over 2 rounds; no 95% interval) undecided',
+    'sync vs async-cluster: 1.20× one round: no interval'
+  ])
 })
 
 t.test('a profiled run adds, per headline comparison, the category that differs most beyond noise', async (t) => {

@@ -83,16 +83,18 @@ t.test("the report's table of all runs shows every invalid row and caps the vali
     /<caption>200 of 1000 rows: every invalid one and the first valid ones; all are in summary.csv<\/caption>/)
 })
 
-t.test('a figure asked with its interval shows the median over the valid rounds and its order-statistic interval', async (t) => {
+t.test('a figure asked with its interval shows the median over the valid rounds, its order-statistic interval and what that covers', async (t) => {
   const capacities = [2400, 2650, 2500, 2580, 2300, 2710, 9999]
   const rows = capacities.map((capacity, i) => ({ cell: 'sync', repeat: i + 1, valid: i < 6, capacity, reason: i < 6 ? '' : 'lost' }))
   rows.push({ cell: 'async', repeat: 1, valid: true, capacity: 700 }, { cell: 'async', repeat: 2, valid: true, capacity: 900 })
   rows.push({ cell: 'none', repeat: 1, valid: true, capacity: null })
   const lines = formatTable(rows, [{ title: 'capacity req/s [interval]', key: 'capacity', interval: true }]).split('\n').map((l) => l.split(/ {2,}/))
-  t.same(lines[2], ['async', '2/2', '800 [700–900]'], 'two rounds: the median between the lowest and the highest')
-  t.same(lines[4], ['sync', '6/7', '2540 [2300–2710]'], 'six valid rounds: [min, max], 96.9%; the invalid one left out')
+  t.same(lines[2], ['async', '2/2', '800 [700–900] (50% over 2 rounds; no 95% interval)'], 'two rounds: the lowest to the highest, covering 50%')
+  t.same(lines[4], ['sync', '6/7', '2540 [2300–2710] (96.9% over 6 rounds)'], 'six valid rounds: [min, max], 96.9%; the invalid one left out')
   t.same(lines[3], ['none', '1/1', '-'], 'no capacity: no interval')
+  const one = formatTable([{ cell: 'c', repeat: 1, valid: true, capacity: 1737 }], [{ title: 'capacity', key: 'capacity', interval: true }])
+  t.match(one, /c +1\/1 +1737 \(1 round; no interval\)\n/, 'one round: no bracket at all')
   const ten = Array.from({ length: 10 }, (_, i) => ({ cell: 'c', repeat: i + 1, valid: true, capacity: 1000 + 10 * i }))
-  t.match(formatTable(ten, [{ title: 'capacity', key: 'capacity', interval: true }]), /c +10\/10 +1045 \[1010–1080\]/,
+  t.match(formatTable(ten, [{ title: 'capacity', key: 'capacity', interval: true }]), /c +10\/10 +1045 \[1010–1080\] \(97\.9% over 10 rounds\)/,
     'ten rounds: the 2nd and 9th values (97.9%)')
 })
