@@ -34,7 +34,8 @@ const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 =
 // (s) is spent. The client's own warm-up is one operation per process after creating the files; idle
 // connections between a cell's windows are kept. Flags go before the user's, so the user's win.
 const BASE_KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
-const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000, restartEvery: 0, profile: false, profileRounds: 5 }
+const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000, restartEvery: 0, profile: false, profileRounds: 5,
+  fairWindows: false }
 const INTERLEAVED = { measure: 'rounds', flags: ['--warmup=1', '--keepAliveTimeout=3600000'] }
 
 const POOL_SIZES = [1, 2, 4, 8, 16, 64]
@@ -66,7 +67,7 @@ const PRESETS = {
   quick: { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED.flags, '--concurrency=2'],
     // The A/A pair is the cheapest cell's; the FUSE slice: sync and async in one process, plain folder and 1 ms storage.
     aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: { kinds: ['sync', 'async'], nServers: [1], nClients: [2], ioDelay: ['off', 1000] },
-    rounds: { ...ROUNDS, rounds: 6, budget: 110, window: 200, passes: 8 } },
+    rounds: { ...ROUNDS, rounds: 6, budget: 110, window: 200, passes: 8, fairWindows: true } },
   sweep: { ...INTERLEAVED, lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, aa: defaultAa,
     rounds: { ...ROUNDS, rounds: 6, budget: 1800, window: 200, passes: 5 } },
   // The version table: each store in one process on the system Node and every supported LTS line.

@@ -12,6 +12,7 @@ const { connectRun } = require('../cell/placement')
 const { newRunId } = require('../../client/ledger')
 const { runWindow } = require('./passes')
 const { beginCache } = require('../cell/cache-state')
+const { median } = require('../../lib/median')
 
 /**
  * Starts every cell's server, its link and its load generators, and creates its files.
@@ -46,7 +47,8 @@ async function prepare (c, ctx, poolSize, generation) {
   const { cell, opened } = c
   const { window, passes, maxRounds, rounds } = ctx.options
   opened.link = await connectRun(ctx.hosts, cell.rtt ?? 0, opened.server.port)
-  c.size = Math.ceil(window / cell.nClients) // operations per client process per window
+  c.size = Math.ceil(window / cell.nClients) // operations per client process per window (fairWindows may shrink it)
+  c.ops = 0 // operations per client process so far
   c.warmWindows = Math.ceil(ctx.options.warmOps * cell.nServers / (c.size * cell.nClients))
   c.client = {
     ...cell.config,
@@ -102,13 +104,36 @@ async function beginRound (state) {
   for (const c of state) {
     c.kept = []
     c.drift = ''
-    c.roundStart = { done: c.done, storage: c.failed ? null : await storageNow(c.opened.storage), cache: null }
+    c.roundStart = { done: c.done, ops: c.ops, storage: c.failed ? null : await storageNow(c.opened.storage), cache: null }
     try {
       if (!c.failed && !c.settled) c.roundStart.cache = await beginCache(c)
     } catch (err) {
       c.failed = `the data set's cache: ${err.message}`
     }
   }
+}
+
+// No window shrinks below this many operations per client process (a few per connection).
+const MIN_WINDOW_OPS = 10
+
+/**
+ * --fairWindows: after the first round, each cell whose windows took longer than the median cell's gets windows of fewer
+ * operations, as long as the median's (never longer than --window), so that every cell has a like share of the time and a
+ * slow cell (1 ms storage: 6 times the median) does not take most of the budget from the comparisons that need it.
+ * @param {object[]} state the live cells after their first round (their kept windows)
+ * @returns {string[]} a line per cell resized
+ */
+function fairWindows (state) {
+  const timed = state.filter((c) => !c.failed && c.kept.length > 0).map((c) => ({ c, ms: median(c.kept.map((w) => w.wallUs)) / 1000 }))
+  if (timed.length < 2) return []
+  const target = median(timed.map((t) => t.ms))
+  const sized = timed.map((t) => ({ ...t, size: Math.max(MIN_WINDOW_OPS, Math.min(t.c.size, Math.round(t.c.size * target / t.ms))) }))
+  return sized.filter((t) => t.size < t.c.size).map(({ c, ms, size }) => {
+    const line = `${c.cell.id}: windows of ${size * c.cell.nClients} operations (${(ms * size / c.size).toFixed(0)} ms), ` +
+      `not ${c.size * c.cell.nClients} (${ms.toFixed(0)} ms)`
+    c.size = size
+    return line
+  })
 }
 
 /** Stops every cell's load generators, link, server and storage, and removes its data. */
@@ -121,4 +146,4 @@ async function closeCells (state) {
   }))
 }
 
-module.exports = { openCells, warmCells, beginRound, closeCells }
+module.exports = { openCells, warmCells, beginRound, closeCells, fairWindows }

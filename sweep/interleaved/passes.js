@@ -58,7 +58,8 @@ async function runWindow (c, pass, { hosts, cellTimeout, telemetry = true }) {
   const { cell, pool, client, size } = c
   const where = pass === 'warm-up' ? 'warm-up' : `pass ${pass}`
   if (hosts?.netem) hosts.setRtt(cell.rtt ?? 0)
-  const from = c.done * size
+  const from = c.ops // operations per client process so far: a window's size may change after the first round (fairWindows)
+  c.ops += size
   const reset = telemetry && client.serverStats !== false ? await resetServerStats(client, undefined, c.agent) : 'off'
   let w
   const startNs = process.hrtime.bigint()

@@ -50,7 +50,7 @@ async function endCell (c, run, disturbed, ctx) {
   const placement = opened?.placement.row ?? {}
   if (!c.client || (c.failed && c.done === c.roundStart.done)) return rowOf(run, { ...placement, valid: false, reason: c.failed })
   // The cache as the round left it, before verification reads the files.
-  const requests = (c.done - c.roundStart.done) * c.size * cell.nClients
+  const requests = (c.ops - c.roundStart.ops) * cell.nClients
   let cache = { fields: {}, drift: '' }
   try {
     cache = endCache(c.roundStart.cache, c, requests)
@@ -73,7 +73,7 @@ async function endCell (c, run, disturbed, ctx) {
   const acks = processes.map(({ result }) => result && result.acks)
   // Through the delay layer every read would wait its ioDelay: its backing folder holds the same bytes.
   const dataPath = opened.storage?.backing ?? c.client.dataPath
-  const config = { ...c.client, dataPath, nOperations: c.done * c.size * cell.nClients }
+  const config = { ...c.client, dataPath, nOperations: c.ops * cell.nClients }
   const verification = await c.data.call('verify', { config, runId: c.runId, sizesBefore: c.sizesBefore, acks })
   const docs = c.kept.map((w) => w.doc).filter(Boolean)
   const json = buildReport({

@@ -8,7 +8,7 @@
 // rounds.csv (each round's phases), passes.csv (each pass's interference) and windows.csv.
 
 const path = require('node:path')
-const { openCells, warmCells, beginRound, closeCells } = require('./live-cells')
+const { openCells, warmCells, beginRound, closeCells, fairWindows } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses, MACHINE } = require('./passes')
 const { runProfiledRounds } = require('./profiled')
@@ -131,6 +131,7 @@ async function runRounds ({ cells, options }, ctx, add) {
         passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
       lap('rounds')
       say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
+      if (round === 1 && options.fairWindows) for (const line of fairWindows(state)) say(line)
       const stop = stopReason({ aborted: ctx.signal.aborted, allFailed: state.every((c) => c.failed), clean, disturbed: result.disturbed,
         precise: now.precise, elapsed: seconds(), perRound: (seconds() - (timing.start + timing.warm) / 1000) / round }, options)
       if (stop) {

@@ -41,6 +41,7 @@ const ROUND_OPTIONS = {
   margin: share(0, 1),
   maxInterference: share(0, 1),
   window: int(1, 1000000),
+  fairWindows: bool,
   passes: int(1, 1000),
   warmOps: int(0),
   restartEvery: int(0),
