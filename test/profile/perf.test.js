@@ -96,10 +96,15 @@ t.test('a recording holds the samples of the time it was switched on, not before
   const file = path.join(dir, 'perf.data')
   const perf = await startPerf({ file, logFd: 'ignore', frequency: 999 })
   const spin = (ms) => { for (const end = Date.now() + ms; Date.now() < end;); }
+  // 300 ms of this process's own CPU (at most 10 s of the clock): a busy machine slows it, never thins its samples.
+  const burn = (ms) => {
+    const cpuMs = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000 }
+    for (const end = cpuMs() + ms, stop = Date.now() + 10000; cpuMs() < end && Date.now() < stop;) spin(5)
+  }
   spin(200) // switched off: not recorded
   const on = process.hrtime.bigint()
   await perf.enable()
-  spin(300)
+  burn(300)
   await perf.disable()
   await perf.stop()
   const mine = parsePerfScript(await perfScript(file)).filter((s) => s.pid === process.pid)
