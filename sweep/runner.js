@@ -69,7 +69,7 @@ function report (dir, { quiet = false } = {}) {
  * @param {{ columns: string[], table: object[], marks?: object[], describe(plan): string,
  *   measure(plan, ctx, add): Promise<object|null> }} runner summary columns, figures and marks for the table (sweep/results/table.js),
  *   the run in words, and how its cells are measured (sweep/commands.js): rows go to add(row); an outcome of rounds, if any
- * @returns {Promise<number>} exit status: 0 all valid, 1 some invalid or no report (or, with --fail-on=slower, this tree slower
+ * @returns {Promise<number>} exit status: 0 all valid or measured again, 1 a fault (rowsStatus) or no report (or, with --fail-on=slower, this tree slower
  *   than a --rev revision: sweep/rev-gate.js), 2 the server's namespace
  *   cannot be made (--hosts=netns), 128 + signal if interrupted
  */
@@ -184,8 +184,19 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
     process.stderr.write(`interrupted: ${rows.length} ${plan.cells ? 'rows' : `of ${runs.length} runs`} kept in ${path.join(dir, 'summary.csv')}\n`)
     return signal.reason.status
   }
-  const status = Math.max(report(dir, options), rows.every((r) => r.valid) ? 0 : 1)
+  const status = Math.max(report(dir, options), rowsStatus(rows))
   return options['fail-on'] ? Math.max(status, gateFolder(dir)) : status
+}
+
+/**
+ * The rows' part of the exit status: 1 when a row is invalid for a fault (a failed request, a lost acknowledgement, a server
+ * gone or never started) or a cell has no valid row; a round measured again (`again`: disturbed, its cache drifted) is not one.
+ * @param {{ cell: string, valid: boolean, again?: boolean }[]} rows
+ * @returns {0|1}
+ */
+function rowsStatus (rows) {
+  const measured = new Set(rows.filter((r) => r.valid).map((r) => r.cell))
+  return rows.every((r) => (r.valid || r.again) && measured.has(r.cell)) ? 0 : 1
 }
 
 /**
@@ -229,4 +240,4 @@ function parseReportDir (rest) {
   return path.resolve(rest[0])
 }
 
-module.exports = { runPlan, runSequence, report, parseReportDir, colourLines }
+module.exports = { runPlan, runSequence, report, parseReportDir, colourLines, rowsStatus }

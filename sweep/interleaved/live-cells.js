@@ -6,6 +6,7 @@
 // process has had --warmOps operations, so that rounds measure servers in their steady state (the
 // end of each round: sweep/interleaved/round-rows.js).
 
+const os = require('node:os')
 const http = require('node:http')
 const { openServer, dataOf, storageNow } = require('../cell/harness')
 const { connectRun } = require('../cell/placement')
@@ -25,7 +26,10 @@ const { median } = require('../../lib/median')
  * @throws the abort reason if interrupted, after stopping everything
  */
 async function openCells (cells, ctx, generation = 1) {
-  const opened = await Promise.allSettled(cells.map((cell) => openServer({ cell, generation }, ctx)))
+  const opened = await startEach(cells, (cell, tried) => openServer({ cell, generation }, ctx).then((o) => {
+    for (const why of tried) o.log.write(`# started again: the start before failed: ${why}\n`)
+    return o
+  }), { signal: ctx.signal })
   const state = opened.map((o, k) => ({ cell: cells[k], opened: o.value ?? null, kept: [], done: 0, failed: o.value?.error?.message ?? '' }))
   const aborted = opened.find((o) => o.status === 'rejected')
   if (aborted) {
@@ -41,6 +45,48 @@ async function openCells (cells, ctx, generation = 1) {
     }
   }))
   return state
+}
+
+// Servers starting at once: 60 cells' processes started together on 2 cores (threadpool, with the profilers' flags) left
+// some not ready within --readyTimeout; a few at a time each starts in its own short while, and the whole takes as long.
+const START_AT_ONCE = 2 * os.availableParallelism()
+const START_TRIES = 3
+
+/**
+ * Starts every item, at most `atOnce` at a time; one whose start failed (`value.error`: not ready in time, exited) is closed and
+ * started again, alone, after the others, at most `tries` times in all: a slow start costs a moment, never the cell.
+ * @param {object[]} items
+ * @param {(item: object, tried: string[]) => Promise<{ error: Error|null, close(): Promise<void> }>} start tried: why the
+ *   starts before failed; rejects only when the run is interrupted
+ * @param {{ signal: AbortSignal, atOnce?: number, tries?: number }} how
+ * @returns {Promise<PromiseSettledResult<object>[]>} by item, as Promise.allSettled gives them
+ */
+async function startEach (items, start, { signal, atOnce = START_AT_ONCE, tries = START_TRIES }) {
+  const out = new Array(items.length)
+  const tried = items.map(() => [])
+  const once = async (k) => {
+    if (signal.aborted) return { status: 'rejected', reason: signal.reason }
+    try {
+      return { status: 'fulfilled', value: await start(items[k], tried[k]) }
+    } catch (reason) {
+      return { status: 'rejected', reason }
+    }
+  }
+  let next = 0
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, async () => {
+    while (next < items.length) {
+      const k = next++
+      out[k] = await once(k)
+    }
+  }))
+  for (let k = 0; k < items.length; k++) {
+    while (out[k].status === 'fulfilled' && out[k].value.error && tried[k].length < tries - 1 && !signal.aborted) {
+      tried[k].push(out[k].value.error.message)
+      await out[k].value.close()
+      out[k] = await once(k)
+    }
+  }
+  return out
 }
 
 async function prepare (c, ctx, poolSize, generation) {
@@ -146,4 +192,4 @@ async function closeCells (state) {
   }))
 }
 
-module.exports = { openCells, warmCells, beginRound, closeCells, fairWindows }
+module.exports = { openCells, warmCells, beginRound, closeCells, fairWindows, startEach }

@@ -96,7 +96,9 @@ async function endCell (c, run, disturbed, ctx) {
   writeJson(path.join(ctx.dir, `${name}.json`), json)
   writeText(path.join(ctx.dir, `${name}.csv`), formatCsv(json))
   writeHgrms(ctx.dir, `${name}.json`, json)
-  const reason = diskFull(json) || c.failed || disturbed || cache.drift || problemOf(json) || wrongRuntime(cell, json) || serverGone(opened)
+  // A fault (a failed request, a lost acknowledgement, a server gone) is said before a round the machine made to measure again.
+  const fault = diskFull(json) || c.failed || problemOf(json) || wrongRuntime(cell, json) || serverGone(opened)
+  const reason = fault || disturbed || cache.drift
   return rowOf(run, {
     ...placement,
     ...jsonFigures(json, { storageStart: c.roundStart.storage, storageEnd: await storageNow(opened.storage), requests }),
@@ -105,6 +107,7 @@ async function endCell (c, run, disturbed, ctx) {
     serverCpuUs: json.serverStats?.totals.cpuUs ?? '',
     json: `${name}.json`,
     valid: !reason,
+    again: Boolean(reason) && !fault,
     reason
   })
 }

@@ -80,6 +80,18 @@ t.test('passes that other processes disturbed are dropped and run again; too few
   t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
 })
 
+t.test('a disturbed round measured again does not fail the run: its rows are invalid, the exit status 0', async (t) => {
+  const f = folders(t)
+  const script = [BUSY, QUIET, BUSY, QUIET, BUSY, QUIET, BUSY, QUIET] // round 1: every pass dropped; then a quiet machine
+  const { code, stderr } = await runScripted(t, ['sweep', ...SMALL, '--rounds=1', '--maxRounds=2', '--maxInterference=0.05', '--budget=600', ...f.args], script)
+  t.equal(code, 0, `exit 0: round 1 was measured again\n${stderr}`)
+  const dir = resultsDir(f.results)
+  t.match(JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8')).rounds, { disturbed: 1 })
+  const rows = readSummary(dir)
+  t.same(rows.filter((r) => r.repeat === '1').map((r) => r.valid), ['false', 'false'], 'round 1\'s rows are invalid')
+  t.ok(rows.filter((r) => r.repeat !== '1').every((r) => r.valid === 'true') && rows.length > 2, 'the rounds after it are valid')
+})
+
 t.test('rounds stop once every headline interval is narrow enough to decide, not before --rounds', async (t) => {
   const f = folders(t)
   // Windows of 20 operations are noisy: a quiet machine needs about 10 rounds, a loaded one more. --maxRounds is
