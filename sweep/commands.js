@@ -24,6 +24,7 @@ const { parseHostsCommand, runHostsCommand } = require('./hosts/hosts')
 const { parseSetupCommand, runSetup, REQUIREMENTS } = require('./setup')
 const { parseThreadpool } = require('./threadpool/probes')
 const { parseMachineCommand, runMachineCommand } = require('./machine')
+const { parsePredictCommand, runPredictCommand } = require('./predict')
 
 /** A budget in words: 110 s, 10 min, 1 h. */
 const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 === 0 ? `${s / 60} min` : `${s} s`)
@@ -248,6 +249,17 @@ const COMMANDS = {
     about: 'Exit status: 0, 2 bad arguments.',
     parse: parseMachineCommand,
     run: runMachineCommand
+  },
+  predict: {
+    name: 'predict',
+    usage: 'predict [FROM] [--on=FOLDER] [--json]',
+    line: 'the sync vs async answer on the page cache (1 process, a cluster of 2) predicted for this machine from its fingerprint, or for ' +
+      'the machine that made FOLDER (beside what FOLDER measured, and how far the prediction missed), from the profile and fingerprint of ' +
+      'FROM (a quick --profile folder; default the README\'s); then what would move it: each cost twice as high',
+    about: 'The model: docs/REFERENCE.md, "Predicting the answer on another machine". Exit status: 0, 2 bad arguments or a folder\n' +
+      'the model cannot read (not a results folder, no fingerprint, FROM not profiled).',
+    parse: parsePredictCommand,
+    run: runPredictCommand
   },
   hosts: {
     name: 'hosts check|clean',

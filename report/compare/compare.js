@@ -15,6 +15,7 @@ const { comparisons, METRICS } = require('../stats/comparisons')
 const { compareMarkdown, compareHtml } = require('./format')
 const { profiledCells, whyCompare } = require('./why')
 const { machineDifference } = require('./machine')
+const { readModelFolder, modelInputs, measuredPairs, predict } = require('./model')
 const { readProfile } = require('../data/profile')
 const { ENV } = require('../../lib/results/dimensions')
 
@@ -121,9 +122,23 @@ function compareFolders (dirA, dirB) {
     const [x, y] = [ofMetric(a).find((v) => keyOf(v) === key) ?? null, ofMetric(b).find((v) => keyOf(v) === key) ?? null]
     return { label: (y ?? x).label, labels: [...new Set([x?.label, y?.label].filter(Boolean))], a: x, b: y }
   })
-  return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env), machine: machineDifference(a.env, b.env),
+  return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env),
+    machine: { ...machineDifference(a.env, b.env), expected: expectedOn(a.dir, b.dir) },
     cells, verdicts, margin, comparisons, confidence,
     why: whyCompare(a.profiled, b.profiled), onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
+}
+
+// What the model (report/compare/model.js) expects of B's sync against async from A's profile and both fingerprints, beside
+// what B measured; [] where A was not profiled or either has no fingerprint (the model throws).
+function expectedOn (dirA, dirB) {
+  try {
+    const b = readModelFolder(dirB)
+    const measured = measuredPairs(b)
+    return predict(modelInputs(readModelFolder(dirA)), b.env.fingerprint)
+      .map((p) => ({ label: p.label, ratio: p.ratio, measured: measured.get(p.id) ?? null }))
+  } catch {
+    return []
+  }
 }
 
 /**

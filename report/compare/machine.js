@@ -43,12 +43,20 @@ function machineLines (m) {
   const movedText = `beyond their noise B's ${moved.map((c) => `${c.name} is ${fixed(c.ratio, 2)}x A's`).join(', ')}`
   if (!m.differ) {
     return ['## The machine\'s costs moved', '', `One kind of machine, but ${movedText}: a busier machine, or another VM of the same kind, ` +
-      'moves the ratios below with them.', ...table, '']
+      `moves the ratios below with them.${expectedText(m.expected)}`, ...table, '']
   }
   const costs = !m.fingerprints ? 'One folder or both have no fingerprint (made before it was recorded): how far the machines\' costs differ is not known.'
     : moved.length > 0 ? `Of their costs, ${movedText}.` : 'Their costs are the same within their noise.'
   return ['## The machines differ', '', `A and B were made on different machines (${m.identity.map((d) => `${d.name}: ${d.a} → ${d.b}`).join('; ')}). ` +
-    `${costs} Every ratio below mixes the change of machine with any change of code: to judge code, run both on one machine.`, ...table, '']
+    `${costs}${expectedText(m.expected)} Every ratio below mixes the change of machine with any change of code: to judge code, run both on one machine.`,
+  ...table, '']
+}
+
+// The model's expectation of B from A's profile and both fingerprints (`predict A --on=B`), beside what B measured, or ''.
+function expectedText (expected = []) {
+  if (expected.length === 0) return ''
+  const each = expected.map((e) => `${fixed(e.ratio, 2)}x for ${e.label}${e.measured ? ` (B measured ${fixed(e.measured.estimate, 2)}x)` : ''}`)
+  return ` From A's profile and both fingerprints the model (\`predict A --on=B\`) expects ${each.join(' and ')}: what the change of machine alone would do.`
 }
 
 module.exports = { machineDifference, machineLines }

@@ -215,3 +215,18 @@ t.test('one kind of machine whose costs moved beyond their noise: said, and the 
   const same = folderLike(root, AFTER, 'same', (env) => ({ ...env, fingerprint: fingerprint(31) }))
   t.notMatch(compare(a, same, `--html=${page}`).stdout, /## The machine/, 'costs within their noise: nothing said')
 })
+
+t.test('two machines, A profiled: the model\'s expectation of B beside what B measured, as predict A --on=B gives it', async (t) => {
+  const root = t.testdir()
+  const [a, b] = ['model-2026-11-29-amd-a', 'model-2026-11-29-amd-1core'].map((name) => path.join(__dirname, '..', '..', '..', 'docs', name))
+  const shown = compare(a, b, `--html=${path.join(root, 'compare.html')}`)
+  t.equal(shown.status, 0, shown.stderr)
+  const predicted = JSON.parse(spawnSync(SCRIPT, ['predict', a, `--on=${b}`, '--json'], { encoding: 'utf8' }).stdout).predicted
+  const verdicts = JSON.parse(fs.readFileSync(path.join(b, 'verdicts.json'), 'utf8')).comparisons
+  const measured = (cells) => verdicts.find((v) => v.a === cells[0] && v.b === cells[1] && v.metric === 'opsPerSec').estimate
+  const [one, cluster] = [['sync-s1-c2-doff', 'async-s1-c2-doff'], ['sync-cluster-s2-c2-doff', 'async-cluster-s2-c2-doff']].map(measured)
+  t.match(shown.stdout, `the model (\`predict A --on=B\`) expects ${predicted[0].ratio.toFixed(2)}x for sync vs async, 1 process ` +
+    `(B measured ${one.toFixed(2)}x) and ${predicted[1].ratio.toFixed(2)}x for sync vs async, cluster of 2 (B measured ${cluster.toFixed(2)}x)`)
+  t.notMatch(compare(b, path.join(__dirname, '..', '..', '..', 'docs', 'why-2026-11-27-node20'), `--html=${path.join(root, 'c2.html')}`).stdout,
+    /the model/, 'B without a fingerprint: no expectation')
+})

@@ -1,0 +1,76 @@
+'use strict'
+// ./run_benchmark.sh predict: the sync/async answer predicted from a profiled folder's fingerprint and profile for this
+// machine (its fingerprint measured now) or for the machine of another folder (--on: beside what it measured, with the
+// miss); every folder the model cannot read, and every bad argument, is refused with one line and exit 2.
+// Run: node test/sweep/predict.test.js
+
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const t = require('tap')
+const { REFERENCE } = require('../../sweep/predict')
+const { fingerprintLine } = require('../../lib/machine/fingerprint')
+
+const ROOT = path.join(__dirname, '..', '..')
+const run = (...args) => spawnSync(path.join(ROOT, 'run_benchmark.sh'), ['predict', ...args], { encoding: 'utf8', timeout: 60000 })
+const ratioOf = (line, word) => Number(new RegExp(`([\\d.]+)x(?: \\[[\\d.-]+\\])? ${word}`).exec(line)?.[1])
+
+t.test('--on: the prediction for that folder\'s machine beside what it measured, the miss their quotient', async (t) => {
+  const out = run(REFERENCE, `--on=${REFERENCE}`)
+  t.equal(out.status, 0, out.stderr)
+  const lines = out.stdout.split('\n')
+  for (const label of ['sync vs async, 1 process', 'sync vs async, cluster of 2']) {
+    const line = lines.find((l) => l.startsWith(`${label}:`))
+    t.ok(line, `a line for ${label}`)
+    const predicted = ratioOf(line, 'predicted')
+    const measured = Number(/measured there ([\d.]+)x/.exec(line)[1])
+    const miss = Number(/missed by ([+-]\d+)%/.exec(line)[1])
+    t.ok(Math.abs(miss - (predicted / measured - 1) * 100) <= 1, `${label}: ${miss}% is ${predicted} over ${measured}, less 1`)
+  }
+  const env = JSON.parse(fs.readFileSync(path.join(REFERENCE, 'env.json'), 'utf8'))
+  t.equal(lines.find((l) => l.startsWith('  for:')), `  for:  ${fingerprintLine(env.fingerprint)}`, 'its fingerprint, not one measured now')
+  t.equal(lines.filter((l) => / twice as costly \(/.test(l)).length, 5, 'each cost twice as costly')
+})
+
+t.test('without --on: this machine\'s fingerprint, measured now', async (t) => {
+  const out = run('--json')
+  t.equal(out.status, 0, out.stderr)
+  const doc = JSON.parse(out.stdout)
+  t.equal(doc.fingerprint.cores, os.availableParallelism())
+  t.ok(doc.fingerprint.costs.wakeUpUs.estimate > 0, 'a wake-up measured')
+  t.same(doc.predicted.map((p) => p.id), ['process', 'cluster'])
+  t.ok(doc.predicted.every((p) => p.ratio > 0 && p.miss === null), 'no miss without a folder that measured it')
+})
+
+t.test('a folder the model cannot read, and bad arguments: exit 2 and one line', async (t) => {
+  const dir = t.testdir({})
+  const copy = (name, skip) => {
+    const to = path.join(dir, name)
+    fs.cpSync(REFERENCE, to, { recursive: true, filter: (f) => !skip.some((s) => f.endsWith(s)) })
+    return to
+  }
+  const unprofiled = copy('unprofiled', ['profile'])
+  const noPrint = copy('no-fingerprint', [])
+  const env = JSON.parse(fs.readFileSync(path.join(noPrint, 'env.json'), 'utf8'))
+  delete env.fingerprint
+  fs.writeFileSync(path.join(noPrint, 'env.json'), JSON.stringify(env))
+  const cases = [
+    [[dir], /is not a results folder/],
+    [[unprofiled, `--on=${REFERENCE}`], /not profiled/],
+    [[noPrint, `--on=${REFERENCE}`], /no fingerprint/],
+    [[REFERENCE, `--on=${noPrint}`], /has no fingerprint/],
+    [[REFERENCE, '--bogus'], /unknown argument "--bogus"/],
+    [[REFERENCE, REFERENCE], /one folder to predict from, got 2/]
+  ]
+  for (const [args, message] of cases) {
+    const out = run(...args)
+    t.equal(out.status, 2, `${args.join(' ')}: exit 2`)
+    t.match(out.stderr, message)
+    t.equal(out.stdout, '', 'nothing on stdout')
+  }
+  // A folder that was not profiled is still one to predict for: what it measured comes from its verdicts.
+  const on = run(REFERENCE, `--on=${unprofiled}`)
+  t.equal(on.status, 0, on.stderr)
+  t.match(on.stdout, /sync vs async, 1 process: [\d.]+x predicted .*measured there [\d.]+x/)
+})
