@@ -150,19 +150,21 @@ function checkCost (t, row, json) {
 
 t.test('--fairWindows: after the first round the slower cell\'s windows shrink, and every round still verifies', async (t) => {
   const f = folders(t)
-  const { code, stderr } = await runSweep(t, ['sweep', '--kinds=sync,sync-cluster', '--nServers=2', '--nClients=2', '--fairWindows=true', '--aa=sync:1:2',
-    ...SMALL, '--seed=8', ...f.args])
+  // GETs of 1 MiB files against 1 KiB ones: the one cell about twice as slow as the other (a like pair, sync and its A/A copy,
+  // came out within the rounding of a window's size in some runs, and neither was resized).
+  const { code, stderr } = await runSweep(t, ['sweep', '--kinds=sync', '--nServers=1', '--nClients=2', '--fileBytes=1024,1048576', '--nFiles=4',
+    '--readsPerWrite=inf', '--getBody=bytes', '--fairWindows=true', '--aa=off', ...SMALL, '--seed=8', ...f.args])
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   const resized = [...stderr.matchAll(/^sweep: ([\w-]+): windows of (\d+) operations \(\d+ ms\), not (\d+) \(\d+ ms\)$/gm)]
-  t.ok(resized.length >= 1 && resized.length < 3, `${resized.length} of 3 cells slower than their median`)
+  t.same(resized.map((m) => m[1]), ['sync-s1-c2-rpwinf-fb1048576'], 'the slower cell resized, the other not')
   for (const [, id, ops, before] of resized) {
     const windows = (round) => JSON.parse(fs.readFileSync(path.join(dir, 'cells', `${id}-r${round}.json`), 'utf8')).windows.operations
     t.same([windows(1), windows(2)], [Number(before), Number(ops)], `${id}: round 1 at --window, round 2 resized`)
     t.ok(Number(ops) < Number(before) && Number(ops) >= 10 * (id.includes('-c4') ? 4 : 2), `${id}: ${ops} operations, fewer, not under 10 per client process`)
   }
   const rows = readCsvRows(path.join(dir, 'summary.csv'))
-  t.same(rows.map((r) => [r.valid, r.reason]), Array(6).fill(['true', '']), 'every row of 3 cells × 2 rounds valid: the acknowledged operations verified')
+  t.same(rows.map((r) => [r.valid, r.reason]), Array(4).fill(['true', '']), 'every row of 2 cells × 2 rounds valid: the files\' bytes checked')
 })
 
 t.test('Ctrl-C stops the current cell, keeps the finished ones and exits 130', async (t) => {
