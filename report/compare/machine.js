@@ -56,7 +56,7 @@ function machineLines (m) {
 function expectedText (expected = []) {
   if (expected.length === 0) return ''
   const each = expected.map((e) => `${fixed(e.ratio, 2)}x for ${e.label}${e.measured ? ` (B measured ${fixed(e.measured.estimate, 2)}x)` : ''}`)
-  return ` From A's profile and both fingerprints the model (\`predict A --on=B\`) expects ${each.join(' and ')}: what the change of machine alone would do.`
+  return ` From A's profile and both fingerprints the model (predict A --on=B) expects ${each.join(' and ')}: what the change of machine alone would do.`
 }
 
 module.exports = { machineDifference, machineLines }

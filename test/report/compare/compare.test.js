@@ -225,7 +225,7 @@ t.test('two machines, A profiled: the model\'s expectation of B beside what B me
   const verdicts = JSON.parse(fs.readFileSync(path.join(b, 'verdicts.json'), 'utf8')).comparisons
   const measured = (cells) => verdicts.find((v) => v.a === cells[0] && v.b === cells[1] && v.metric === 'opsPerSec').estimate
   const [one, cluster] = [['sync-s1-c2-doff', 'async-s1-c2-doff'], ['sync-cluster-s2-c2-doff', 'async-cluster-s2-c2-doff']].map(measured)
-  t.match(shown.stdout, `the model (\`predict A --on=B\`) expects ${predicted[0].ratio.toFixed(2)}x for sync vs async, 1 process ` +
+  t.match(shown.stdout, `the model (predict A --on=B) expects ${predicted[0].ratio.toFixed(2)}x for sync vs async, 1 process ` +
     `(B measured ${one.toFixed(2)}x) and ${predicted[1].ratio.toFixed(2)}x for sync vs async, cluster of 2 (B measured ${cluster.toFixed(2)}x)`)
   t.notMatch(compare(b, path.join(__dirname, '..', '..', '..', 'docs', 'why-2026-11-27-node20'), `--html=${path.join(root, 'c2.html')}`).stdout,
     /the model/, 'B without a fingerprint: no expectation')
