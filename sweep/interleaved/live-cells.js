@@ -159,18 +159,13 @@ async function beginRound (state) {
   }
 }
 
-// No window shrinks below this many operations per client process, nor below this many times the requests each keeps in
-// flight: a window's ramp and drain (its first and last requests overlap fewer others) then stay a tenth of it or less, alike for
-// the cells a comparison pairs. threadpool's 48 in flight per process in windows of 240 and fewer: a fifth and more, and its
-// pool comparisons came out between windows of unlike lengths.
+// No window shrinks below this many operations per client process (a few per connection).
 const MIN_WINDOW_OPS = 10
-const WINDOW_PER_IN_FLIGHT = 10
 
 /**
  * --fairWindows: after the first round, each cell whose windows took longer than the median cell's gets windows of fewer
- * operations, as long as the median's (never longer than --window, never under 10 per client process nor 10 times its requests
- * in flight), so that every cell has a like share of the time and a slow cell (1 ms storage: 6 times the median) does not take
- * most of the budget from the comparisons that need it.
+ * operations, as long as the median's (never longer than --window), so that every cell has a like share of the time and a
+ * slow cell (1 ms storage: 6 times the median) does not take most of the budget from the comparisons that need it.
  * @param {object[]} state the live cells after their first round (their kept windows)
  * @returns {string[]} a line per cell resized
  */
@@ -178,8 +173,7 @@ function fairWindows (state) {
   const timed = state.filter((c) => !c.failed && c.kept.length > 0).map((c) => ({ c, ms: median(c.kept.map((w) => w.wallUs)) / 1000 }))
   if (timed.length < 2) return []
   const target = median(timed.map((t) => t.ms))
-  const floor = (c) => Math.max(MIN_WINDOW_OPS, WINDOW_PER_IN_FLIGHT * (c.client?.concurrency ?? 1))
-  const sized = timed.map((t) => ({ ...t, size: Math.min(t.c.size, Math.max(floor(t.c), Math.round(t.c.size * target / t.ms))) }))
+  const sized = timed.map((t) => ({ ...t, size: Math.max(MIN_WINDOW_OPS, Math.min(t.c.size, Math.round(t.c.size * target / t.ms))) }))
   return sized.filter((t) => t.size < t.c.size).map(({ c, ms, size }) => {
     const line = `${c.cell.id}: windows of ${size * c.cell.nClients} operations (${(ms * size / c.size).toFixed(0)} ms), ` +
       `not ${c.size * c.cell.nClients} (${ms.toFixed(0)} ms)`

@@ -23,15 +23,6 @@ t.test('a cell slower than the median gets windows as long as the median\'s; the
   t.same(lines, ['median: windows of 172 operations (60 ms), not 200 (70 ms)', 'slow: windows of 40 operations (60 ms), not 200 (300 ms)'])
 })
 
-t.test('no window shrinks under 10 times the requests a client process keeps in flight', async (t) => {
-  const inFlight = (n) => ({ client: { concurrency: n } })
-  const state = [cell('a', 2, 240, [100000], inFlight(48)), cell('b', 2, 240, [100000], inFlight(48)), cell('slow', 2, 240, [400000], inFlight(48)),
-    cell('slow-2', 2, 240, [400000], inFlight(2))]
-  // The median of 100, 100, 400 and 400 ms is 250: 240 × 250/400 = 150, under 10 × 48 = 480: slow keeps 240; with 2 in flight, 150.
-  fairWindows(state)
-  t.same(state.map((c) => c.size), [240, 240, 240, 150])
-})
-
 t.test('no window shrinks under 10 operations per client process, none grows, failed cells and a lone cell are left', async (t) => {
   const state = [cell('a', 1, 50, [1000]), cell('b', 1, 50, [1000]), cell('c', 1, 50, [900000]), cell('dead', 1, 50, [1e9], { failed: 'x' })]
   fairWindows(state)
