@@ -83,6 +83,11 @@ async function runPredictCommand ({ from, on, json }) {
     `  from: ${fingerprintLine(inputs.fingerprint)}`,
     `  for:  ${fingerprintLine(fp)}`
   ]
+  const node = there ? there.env.node : process.version
+  if (node !== inputs.node) {
+    lines.push(`note: the fingerprints were measured on Node ${inputs.node} and ${node}: the JS work's cost moves with V8 as well as with ` +
+      'the CPU, so the prediction mixes the two; on the Node of FROM it is the machine\'s alone')
+  }
   if (inputs.fingerprint.cores < fp.cores) {
     lines.push(`note: ${path.basename(from)} was made on ${inputs.fingerprint.cores} core${inputs.fingerprint.cores === 1 ? '' : 's'}, fewer than ` +
       `${fp.cores}: a busy event loop's time there includes its waits for a core, so the loops' costs are overstated ` +

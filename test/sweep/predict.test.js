@@ -73,4 +73,10 @@ t.test('a folder the model cannot read, and bad arguments: exit 2 and one line',
   const on = run(REFERENCE, `--on=${unprofiled}`)
   t.equal(on.status, 0, on.stderr)
   t.match(on.stdout, /sync vs async, 1 process: [\d.]+x predicted .*measured there [\d.]+x/)
+  t.notMatch(on.stdout, /^note: the fingerprints were measured on Node/m, 'one Node: no note')
+  // A fingerprint measured on another Node: said, since the JS work's cost then moves with V8 too.
+  const otherNode = copy('other-node', [])
+  const envOther = JSON.parse(fs.readFileSync(path.join(otherNode, 'env.json'), 'utf8'))
+  fs.writeFileSync(path.join(otherNode, 'env.json'), JSON.stringify({ ...envOther, node: 'v26.12.1' }))
+  t.match(run(REFERENCE, `--on=${otherNode}`).stdout, `note: the fingerprints were measured on Node ${envOther.node} and v26.12.1`)
 })
