@@ -105,13 +105,12 @@ function readModelFolder (dir) {
 }
 
 /**
- * The model's inputs from a results folder: its fingerprint and cores, and per pair its two cells.
+ * The model's inputs from a results folder: its fingerprint, and per pair its two cells.
  * @param {{ env: object, rows: object[], profile: object|null, verdicts: object|null }} folder env.json, the typed summary
  *   rows, profile.json and verdicts.json
  * @returns {{ fingerprint: object, node: string, runtime: string, pairs: object[] }} node: the Node that measured the fingerprint;
- *   runtime: the servers' (node-v20.20.2); pairs: { id, label,
- *   cells: [sync, async] (cellInputs),
- *   measured: { estimate, low, high }|null } for each pair the folder has
+ *   runtime: the servers' (node-v20.20.2); pairs: { id, label, ids, cells: [sync, async] (cellInputs), measured: { estimate, low,
+ *   high }|null }, for each pair the folder has
  * @throws {Error} one line: no fingerprint, no profile, or no pair with both cells profiled
  */
 function modelInputs ({ env, rows, profile, verdicts }) {
@@ -179,4 +178,4 @@ function movers (inputs) {
   })
 }
 
-module.exports = { readModelFolder, modelInputs, measuredPairs, predict, movers, predictCell, cellInputs, COST_OF, COSTS, PAIRS }
+module.exports = { readModelFolder, modelInputs, measuredPairs, predict, movers }
