@@ -96,7 +96,7 @@ const PRESETS = {
     lists: { kinds: ['sync', 'async', 'async-cluster'], nServers: [2], nClients: [2], uvThreadpoolSize: POOL_SIZES, cpuset: ['split', 'shared'],
       uvUseIoUring: [0, 1] },
     flags: [...INTERLEAVED.flags, '--concurrency=48', '--timeout=60000'], aa: () => null, slice: { ioDelay: ['off', 100, 1000] }, keep: keepPoolCell,
-    rounds: { ...ROUNDS, rounds: 6, budget: 660, window: 480, passes: 3, warmOps: 1000, profile: true, profileRounds: 1 } },
+    rounds: { ...ROUNDS, rounds: 6, budget: 660, window: 480, passes: 3, warmOps: 1000, profile: true, profileRounds: 1, fairWindows: true } },
   // Which fs API a file server should use (docs/fsapi.md): readFileSync (the sync kind) and each async idiom in one process, GETs only,
   // each answering the file's bytes as read (GET /file), files of 1 KiB to 4 MiB (below and above readFile's 512 KiB chunk), 4 and
   // 64 requests in flight (2 client processes x 2 or 32: one request per core's client, and a full libuv pool's queue many times
