@@ -17,6 +17,7 @@ const mark = (figure) => WORDS[figure.better][figure.verdict] ?? ''
 const verdictText = (v) => (v ? `${Number.isFinite(v.estimate) ? `${formatRatio(v)} ` : ''}${v.verdict}` : '–')
 
 const num = (x) => (x === null ? '–' : fixed(x, 0))
+const cores = (n) => `${n} core${n === 1 ? '' : 's'}`
 const ratioText = (f) => (f.ratio ? formatRatio(f.ratio) : '–')
 
 // The sentences both outputs share: what the intervals are, how many changes, the common shift.
@@ -81,8 +82,8 @@ function markdownOf (result, rows, leftOut = '') {
   const s = summary(result)
   const heads = [`${figures[0].name} A`, `${figures[0].name} B`, ...figures.map((f) => `${f.name} B/A`)]
   const cell = (f) => `${ratioText(f)}${mark(f) ? ` **${mark(f)}**` : ''}`
-  const lines = ['# Compare: B/A', '', `- A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)`,
-    `- B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)`, '',
+  const lines = ['# Compare: B/A', '', `- A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${cores(a.env.cpus)})`,
+    `- B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${cores(b.env.cpus)})`, '',
     ...machineLines(result.machine), ...gateLines(result.gate),
     '## Environment differences', '',
     ...(envDiffs.length === 0 ? ['None: the same Node, CPU, kernel, flags and packages.']
@@ -115,8 +116,8 @@ function compareHtml (result) {
 <style>body { font: 15px/1.5 system-ui, sans-serif; max-width: 1060px; margin: 0 auto; padding: 20px; color: #222; }
 table { border-collapse: collapse; font-size: 13px; } th, td { padding: 4px 8px; border-bottom: 1px solid #e6e9ed; text-align: left; }
 td.changed { background: #fbeee6; } .note { color: #444; font-size: 14px; }</style></head><body>
-<h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${a.env.cpus} cores)</li>
-<li>B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${b.env.cpus} cores)</li></ul>
+<h1>Compare: B/A</h1><ul><li>A: ${a.dir} (${a.env.command}, ${a.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${cores(a.env.cpus)})</li>
+<li>B: ${b.dir} (${b.env.command}, ${b.env.serverRuntimes.map(runtimeLabel).join(', ')}, ${cores(b.env.cpus)})</li></ul>
 ${machine.length > 0 && html`<h2>${machine[0].slice(3)}</h2><p>${machine[2]}</p>
 ${rows(machine).length > 0 && html`<table class="machine"><thead><tr><th>cost (µs)</th><th>A</th><th>B</th><th>B/A</th></tr></thead>
 <tbody>${rows(machine).map((r) => html`<tr>${r.map((x) => html`<td>${x.replace(' **moved**', ' (moved)')}</td>`)}</tr>`)}</tbody></table>`}`}

@@ -221,6 +221,7 @@ t.test('two machines, A profiled: the model\'s expectation of B beside what B me
   const [a, b] = ['model-2026-11-29-amd-a', 'model-2026-11-29-amd-1core'].map((name) => path.join(__dirname, '..', '..', '..', 'docs', name))
   const shown = compare(a, b, `--html=${path.join(root, 'compare.html')}`)
   t.equal(shown.status, 0, shown.stderr)
+  t.match(shown.stdout, /^- B: .*model-2026-11-29-amd-1core \(quick, Node v20\.20\.2, 1 core\)$/m, 'one core, said so')
   const predicted = JSON.parse(spawnSync(SCRIPT, ['predict', a, `--on=${b}`, '--json'], { encoding: 'utf8' }).stdout).predicted
   const verdicts = JSON.parse(fs.readFileSync(path.join(b, 'verdicts.json'), 'utf8')).comparisons
   const measured = (cells) => verdicts.find((v) => v.a === cells[0] && v.b === cells[1] && v.metric === 'opsPerSec').estimate
