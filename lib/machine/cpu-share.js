@@ -36,8 +36,10 @@ function processTable (label = null) {
       if (stat === null) continue // it ended while we looked
       let ns = 0
       for (const tid of fs.readdirSync(procPath(name, 'task'))) {
-        const text = fs.readFileSync(procPath(name, 'task', tid, 'schedstat'), 'latin1')
-        ns += Number(text.slice(0, text.indexOf(' ')))
+        try {
+          const text = fs.readFileSync(procPath(name, 'task', tid, 'schedstat'), 'latin1')
+          ns += Number(text.slice(0, text.indexOf(' ')))
+        } catch {} // a thread that ended while we looked: the process is still there
       }
       const labelled = label !== null && fs.readFileSync(procPath(name, 'cmdline'), 'latin1').includes(label)
       table.set(Number(name), { ppid: stat.ppid, ns, labelled })

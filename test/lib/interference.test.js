@@ -2,7 +2,8 @@
 // lib/machine/cpu-share.js: what else used the machine between two samples, as shares of all its CPU:
 // the run's own process tree, other processes (exact per-thread run time), steal and iowait.
 
-const { spawn } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
+const path = require('node:path')
 const fs = require('node:fs')
 const os = require('node:os')
 const t = require('tap')
@@ -46,6 +47,25 @@ t.test('without /proc: others are the machine\'s busy time less the run\'s own; 
     { seconds: 0.5, own: null, other: null, steal: null, iowait: null, interference: null, runnable: null, load1: 0.7 })
 })
 
+t.test('a thread that ended while the table was read drops only its own time, not its process', async (t) => {
+  // A /proc where process 77 lists two threads and only one still has its schedstat (the other ended between the
+  // listing and the read): the process stays, with the live thread's time; missing, its whole time would count
+  // as new in the next sample.
+  const root = t.testdir({
+    self: { stat: '1 (node) R 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 100 0 0' },
+    77: {
+      stat: '77 (node) S 1 77 77 0 -1 0 0 0 0 0 30 5 0 0 20 0 3 0 100 0 0',
+      cmdline: 'node',
+      task: { 77: { schedstat: '5000 10 2\n' }, 78: {} }
+    }
+  })
+  const code = 'const { processTable } = require("./lib/machine/cpu-share"); process.stdout.write(JSON.stringify([...processTable()]))'
+  const env = { ...process.env, BENCH_PLATFORM: 'linux', BENCH_PROC: root }
+  const res = spawnSync(process.execPath, ['-e', code], { cwd: path.join(__dirname, '..', '..'), env, encoding: 'utf8' })
+  t.equal(res.status, 0, res.stderr)
+  t.same(JSON.parse(res.stdout), [[77, { ppid: 1, ns: 5000, labelled: false }]])
+})
+
 // The live processes whose command line holds `label`.
 const naming = (label) => fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
   try {
@@ -66,6 +86,7 @@ t.test('on this machine, a busy child is the run\'s own and a detached busy proc
   const setsid = spawn('setsid', ['--fork', process.execPath, '-e', burn, label], { stdio: 'ignore', env })
   await new Promise((resolve) => setsid.once('exit', resolve)) // setsid --fork returns at once: its child is no longer ours
   const [stranger] = naming(label)
+  t.ok(stranger, 'the detached process is found by its label')
   t.teardown(() => { try { process.kill(stranger, 'SIGKILL') } catch {} })
   const a = sampleMachine()
   await new Promise((resolve) => setTimeout(resolve, 250))
