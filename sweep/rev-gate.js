@@ -1,27 +1,38 @@
 'use strict'
 // --fail-on=slower with --rev, a gate for CI: after the report, exit 1 when this tree is slower than a revision beyond
-// noise (a "this tree vs REF" throughput comparison decided slower: its interval lies below 1), 0 when each one is the
-// same, faster or undecided. sweep/runner.js runs it on the results folder's verdicts.json.
+// noise, 0 when each one is the same, faster or undecided. Its k "this tree vs REF" throughput comparisons are judged
+// together (report/stats/comparisons.js `gate`): each interval at 1 - 5%/k, so that code the same as REF's fails the gate
+// in at most one run in 40, however many kinds the run has. sweep/runner.js runs it on the results folder's verdicts.json.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { formatRatio } = require('../report/stats/verdicts')
 
+const percent = (level) => `${Number((level * 100).toFixed(2))}%`
+
 /**
  * The gate on a run's comparisons.
  * @param {object[]} comparisons verdicts.json's (report/stats/comparisons.js, without their cells)
- * @returns {{ status: 0|1, lines: string[] }} status 1 when a revision comparison is slower; lines: what was judged, for stderr
+ * @returns {{ status: 0|1, lines: string[] }} status 1 when a revision comparison is slower at the gate's level; lines:
+ *   what was judged, for stderr
  */
 function revGate (comparisons) {
   const revs = comparisons.filter((c) => c.kind === 'rev' && c.metric === 'opsPerSec')
-  const slower = revs.filter((c) => c.verdict === 'slower')
-  const undecided = revs.filter((c) => c.verdict === 'undecided')
-  const named = (c) => `${c.label}: ${c.low === undefined ? 'no interval' : formatRatio(c)}`
-  if (slower.length > 0) {
-    return { status: 1, lines: [`--fail-on=slower: this tree is slower beyond noise in ${slower.length} of ${revs.length}:`, ...slower.map(named)] }
+  const slower = revs.filter((c) => c.gate.verdict === 'slower')
+  const level = revs[0]?.gate.level ?? 0.95
+  const at = revs.length > 1 ? `each interval at ${percent(level)}, 95% for the ${revs.length} together` : `its interval at ${percent(level)}`
+  const named = (c) => {
+    if (c.gate.low === undefined) return `${c.label}: no interval`
+    const short = c.gate.confidence < level ? ` (${c.gate.n} rounds reach ${percent(c.gate.confidence)} at most)` : ''
+    return `${c.label}: ${formatRatio({ estimate: c.estimate, low: c.gate.low, high: c.gate.high })}${short}`
   }
+  if (slower.length > 0) {
+    return { status: 1, lines: [`--fail-on=slower: this tree is slower beyond noise in ${slower.length} of ${revs.length} (${at}):`, ...slower.map(named)] }
+  }
+  const undecided = revs.filter((c) => !['same', 'faster'].includes(c.gate.verdict))
   const open = undecided.length > 0 ? `; undecided, not judged slower: ${undecided.map(named).join('; ')}` : ''
-  return { status: 0, lines: [`--fail-on=slower: passed, nothing slower beyond noise in ${revs.length} comparisons of this tree and a revision${open}`] }
+  return { status: 0, lines: [`--fail-on=slower: passed, nothing slower beyond noise in ${revs.length} comparisons of this tree and a revision ` +
+    `(${at})${open}`] }
 }
 
 /**

@@ -7,7 +7,7 @@
 // sentences and compare read them.
 
 const { KINDS, isMultiProcess, kindOf, pairLabel, modelLabel } = require('../../lib/kinds')
-const { pairedRatio, judge, MARGIN } = require('./intervals')
+const { pairedRatio, judge, MARGIN, CONFIDENCE } = require('./intervals')
 const { runtimeLabel } = require('../../lib/install/runtime-specs')
 const { valueLabel } = require('../../lib/results/dimensions')
 
@@ -154,6 +154,15 @@ function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) 
         cells: [a, b]
       })
     }
+  }
+  // --fail-on=slower (sweep/rev-gate.js) judges the revision comparisons of throughput together, each at 1 - 5%/k: code the
+  // same as the revision's is then judged slower in at most one run in 40 (one side of 5%), whatever their number k.
+  const gated = entries.filter((e) => e.kind === 'rev' && e.metric === 'opsPerSec')
+  const level = 1 - (1 - CONFIDENCE) / gated.length
+  for (const e of gated) {
+    const ratio = pairedRatio(e.cells[0], e.cells[1], 'opsPerSec', level)
+    e.gate = { level, ...(ratio && { low: ratio.low, high: ratio.high, n: ratio.n, confidence: ratio.confidence }),
+      verdict: judge(ratio, { margin, confidence: level }) }
   }
   return entries
 }

@@ -83,12 +83,13 @@ function hodgesLehmann (values, confidence = CONFIDENCE) {
  * Hodges-Lehmann estimate and Wilcoxon interval of the log ratios, turned back into ratios; few
  * when fewer than 2 rounds (no interval at all).
  * @param {Map<number, number>} byRound from divideRounds
+ * @param {number} [confidence] the interval's coverage
  * @returns {{ estimate, low, high, n, confidence, few: boolean } | null} null without a round
  */
-function pairedSummary (byRound) {
+function pairedSummary (byRound, confidence = CONFIDENCE) {
   const logs = [...byRound.values()].filter((x) => x > 0).map(Math.log)
   if (logs.length === 0) return null
-  const s = hodgesLehmann(logs)
+  const s = hodgesLehmann(logs, confidence)
   return { estimate: Math.exp(s.estimate), low: Math.exp(s.low), high: Math.exp(s.high), n: s.n, confidence: s.confidence, few: s.n < 2 }
 }
 
@@ -98,24 +99,25 @@ function pairedSummary (byRound) {
  * @param {object} a cell (valid rows with repeat)
  * @param {object} b cell
  * @param {string} [column]
+ * @param {number} [confidence] the interval's coverage
  * @returns {object|null} pairedSummary's result with a and b, or null when no round has both
  */
-function pairedRatio (a, b, column = 'opsPerSec') {
-  const summary = pairedSummary(divideRounds(roundValues(a, column), roundValues(b, column)))
+function pairedRatio (a, b, column = 'opsPerSec', confidence = CONFIDENCE) {
+  const summary = pairedSummary(divideRounds(roundValues(a, column), roundValues(b, column)), confidence)
   return summary && { ...summary, a, b }
 }
 
 /**
- * A comparison's verdict: faster or slower when its interval (at 95% or more) leaves out 1, same
+ * A comparison's verdict: faster or slower when its interval (at 95% or more: `confidence`) leaves out 1, same
  * when it lies within [1/(1+margin), 1+margin], else undecided (few: no interval at all). For a
  * cost (better 'lower'), faster means a needs less than b.
  * @param {object|null} ratio from pairedSummary or unpairedRatio
- * @param {{ margin?: number, better?: 'higher'|'lower' }} [how]
+ * @param {{ margin?: number, better?: 'higher'|'lower', confidence?: number }} [how]
  * @returns {'faster'|'slower'|'same'|'undecided'|'few'}
  */
-function judge (ratio, { margin = MARGIN, better = 'higher' } = {}) {
+function judge (ratio, { margin = MARGIN, better = 'higher', confidence = CONFIDENCE } = {}) {
   if (!ratio || ratio.few) return 'few'
-  const sure = ratio.confidence >= CONFIDENCE
+  const sure = ratio.confidence >= confidence
   const [up, down] = better === 'lower' ? ['slower', 'faster'] : ['faster', 'slower']
   if (sure && ratio.low > 1) return up
   if (sure && ratio.high < 1) return down
