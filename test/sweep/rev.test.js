@@ -52,7 +52,7 @@ t.test('a commit that costs CPU is decided slower than its parent (exit 1), and 
   t.equal(slowed.code, 1, slowed.stderr)
   t.match(slowed.verdict, { label: `sync, 1 process: this tree vs ${parent.slice(0, 7)}`, verdict: 'slower', a: 'sync-s1-c1' })
   t.ok(slowed.verdict.high < 0.8, `this tree's throughput below 0.8 of its parent's: ${slowed.verdict.estimate} [${slowed.verdict.low}–${slowed.verdict.high}]`)
-  t.match(slowed.stderr, /--fail-on=slower: this tree is slower beyond noise in 1 of 1 \(its interval at 95%\):\nsync, 1 process: this tree vs/)
+  t.match(slowed.stderr, /--fail-on=slower: this tree is slower beyond noise and the ±5% margin in 1 of 1 \(its interval at 95%\):\nsync, 1 process/)
   t.match(slowed.env.revs, [{ ref: 'HEAD~1', sha: parent, subject: 'base', dir: path.join(root, '.rev-cache', parent) }])
   t.equal(fs.readFileSync(path.join(root, '.rev-cache', parent, 'servers', 'lib', 'app.js'), 'utf8').includes(BURN), false, 'REF\'s servers are the parent\'s')
 
