@@ -1,7 +1,8 @@
 'use strict'
 // Distribution-free intervals for the report: a median with its order-statistic (sign-test)
-// interval (lib/median.js, which the run's table uses too); a ratio of two cells taken within each round, then summarised over the rounds; the
-// noise band of the A/A pairs and the verdict of a ratio against it. Used by report/.
+// interval (lib/median.js, which the run's table uses too); a ratio of two cells taken within each round, then summarised over the rounds,
+// at 95% or at a level given (the --rev gate's); and a ratio's verdict. An interval over rounds does not hold what is fixed for a
+// server process's life: each cell is one process for the run (bench/RESULTS.md, the gate on the same code). Used by report/.
 
 const { median, CONFIDENCE, MARGIN, intervalOfMedian, orderInterval } = require('../../lib/median')
 
