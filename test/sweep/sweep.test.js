@@ -148,7 +148,7 @@ function checkCost (t, row, json) {
   t.equal(row.clientBound, String(bound), `${row.cell}: clientBound follows the rule`)
 }
 
-t.test('--fairWindows: after the first round the slower cell\'s windows shrink, and every round still verifies', async (t) => {
+t.test('--fairWindows: after the first round the slower cell\'s windows shrink, the faster\'s grow, and every round still verifies', async (t) => {
   const f = folders(t)
   // GETs of 1 MiB files against 1 KiB ones: the one cell about twice as slow as the other (a like pair, sync and its A/A copy,
   // came out within the rounding of a window's size in some runs, and neither was resized).
@@ -157,11 +157,13 @@ t.test('--fairWindows: after the first round the slower cell\'s windows shrink, 
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   const resized = [...stderr.matchAll(/^sweep: ([\w-]+): windows of (\d+) operations \(\d+ ms\), not (\d+) \(\d+ ms\)$/gm)]
-  t.same(resized.map((m) => m[1]), ['sync-s1-c2-rpwinf-fb1048576'], 'the slower cell resized, the other not')
+  t.same(resized.map((m) => m[1]).sort(), ['sync-s1-c2-rpwinf-fb1024', 'sync-s1-c2-rpwinf-fb1048576'], 'both cells resized to the median\'s time')
   for (const [, id, ops, before] of resized) {
     const windows = (round) => JSON.parse(fs.readFileSync(path.join(dir, 'cells', `${id}-r${round}.json`), 'utf8')).windows.operations
     t.same([windows(1), windows(2)], [Number(before), Number(ops)], `${id}: round 1 at --window, round 2 resized`)
-    t.ok(Number(ops) < Number(before) && Number(ops) >= 10 * (id.includes('-c4') ? 4 : 2), `${id}: ${ops} operations, fewer, not under 10 per client process`)
+    const slower = id.endsWith('fb1048576')
+    t.ok(slower ? Number(ops) < Number(before) && Number(ops) >= 20 : Number(ops) > Number(before) && Number(ops) <= 4 * Number(before),
+      `${id}: ${ops} operations, ${slower ? 'fewer, not under 10 per client process' : 'more, not over 4 times as many'}`)
   }
   const rows = readCsvRows(path.join(dir, 'summary.csv'))
   t.same(rows.map((r) => [r.valid, r.reason]), Array(4).fill(['true', '']), 'every row of 2 cells × 2 rounds valid: the files\' bytes checked')
@@ -193,7 +195,7 @@ t.test('Ctrl-C stops the current cell, keeps the finished ones and exits 130', a
   t.same(fs.readdirSync(f.data), [], 'data folders are removed')
 })
 
-t.test('SIGKILL of the sweep mid-cell leaves no server, worker or client process after 5 s',
+t.test('SIGKILL of the sweep mid-cell leaves no server, worker or client process',
   { skip: !hasProc() && 'a group\'s workers are seen in /proc, not here' }, async (t) => {
     const f = folders(t)
     const { child, done } = startSweep(t, ['run', 'sync-cluster', '--nServers=2', '--nClients=2', '--nOperations=2000',
@@ -216,7 +218,8 @@ t.test('SIGKILL of the sweep mid-cell leaves no server, worker or client process
     await done
     t.ok(running >= 3, 'a primary and its two workers were running')
     const alive = () => pids.flatMap((pgid) => groupMembers(pgid).map((m) => m.pid))
-    for (let i = 0; i < 100 && alive().length > 0; i++) await sleep(50)
+    // A server stops within its grace (4.5 s, then SIGKILL to its workers); a busy machine can stretch that: 15 s allowed.
+    for (let i = 0; i < 300 && alive().length > 0; i++) await sleep(50)
     t.same(alive(), [], 'every process the sweep started is gone')
   })
 
