@@ -155,8 +155,8 @@ function comparisons (cells, { margin = MARGIN, metrics = SWEEP_METRICS } = {}) 
       })
     }
   }
-  // --fail-on=slower (sweep/rev-gate.js) judges the revision comparisons of throughput together, each at 1 - 5%/k: code the
-  // same as the revision's is then judged slower in at most one run in 40 (one side of 5%), whatever their number k.
+  // --fail-on=slower (sweep/rev-gate.js) judges the revision comparisons of throughput together, each at 1 - 5%/k: round-to-round
+  // noise then judges code the same as the revision's slower in at most one run in 40 (one side of 5%), whatever their number k.
   const gated = entries.filter((e) => e.kind === 'rev' && e.metric === 'opsPerSec')
   const level = 1 - (1 - CONFIDENCE) / gated.length
   for (const e of gated) {
