@@ -283,3 +283,36 @@ t.test('a folder without a format reads as format 1, as every folder kept in doc
     t.equal(readResults(folder).rows.length, summaryRows, `${path.basename(folder)} is read`)
   }
 })
+
+// GitHub's anchor of a heading: lower case, no punctuation but '-' and '_', each space a '-'; a repeat gets -1, -2, ...
+function anchors (markdown) {
+  const seen = new Map()
+  const out = new Set()
+  let fenced = false
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced
+    const m = !fenced && /^#{1,6} (.*)$/.exec(line)
+    if (!m) continue
+    const slug = m[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')
+    const n = seen.get(slug) ?? 0
+    seen.set(slug, n + 1)
+    out.add(n === 0 ? slug : `${slug}-${n}`)
+  }
+  return out
+}
+
+t.test('every link to a section of REFERENCE names one of its headings', async (t) => {
+  const have = anchors(reference)
+  t.ok(have.has('two-commits-in-one-run---rev'), 'a heading with code and a colon')
+  const sources = [['README.md', /docs\/REFERENCE\.md#([\w-]+)/g], ['docs/REFERENCE.md', /\]\(#([\w-]+)\)/g],
+    ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md') && f !== 'REFERENCE.md')
+      .map((f) => [`docs/${f}`, /REFERENCE\.md#([\w-]+)/g])]
+  let links = 0
+  for (const [file, pattern] of sources) {
+    for (const [, anchor] of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(pattern)) {
+      links++
+      t.ok(have.has(anchor), `${file}: #${anchor}`)
+    }
+  }
+  t.ok(links > 10, `${links} links checked`)
+})
