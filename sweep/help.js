@@ -32,9 +32,8 @@ const OPTION_HELP = {
     'rounds are added until every headline interval\'s high/low is under 1 + margin (then it has a verdict)',
   maxInterference: 'a pass in which other processes and steal took more than this share of the machine\'s CPU is dropped and run again',
   window: 'operations of a cell per window (over its client processes; rounded up to a multiple of nClients)',
-  fairWindows: 'after the first round, every cell gets windows of the operations that last as long as the median cell\'s (fewer for a ' +
-    'slower cell, more for a faster one, at most 4 times as many): each has a like share of the time, and loses a like share to ' +
-    'what a window costs (quick, threadpool: true)',
+  fairWindows: 'after the first round, a cell whose windows took longer than the median cell\'s gets windows of fewer operations, ' +
+    'as long as the median\'s, so every cell has a like share of the time (quick: true)',
   passes: 'clean passes per round; a pass gives every cell one window, in a new shuffled order',
   warmOps: 'operations each serving process gets before the first round (the JIT\'s warm-up), not measured',
   profile: 'after the verdict rounds, --profileRounds rounds more whose passes are profiled but 2, 6, 10 ...: perf on every CPU where it works (every ' +

@@ -93,7 +93,7 @@ async function prepare (c, ctx, poolSize, generation) {
   const { cell, opened } = c
   const { window, passes, maxRounds, rounds } = ctx.options
   opened.link = await connectRun(ctx.hosts, cell.rtt ?? 0, opened.server.port)
-  c.size = Math.ceil(window / cell.nClients) // operations per client process per window (fairWindows may resize it)
+  c.size = Math.ceil(window / cell.nClients) // operations per client process per window (fairWindows may shrink it)
   c.ops = 0 // operations per client process so far
   c.warmWindows = Math.ceil(ctx.options.warmOps * cell.nServers / (c.size * cell.nClients))
   c.client = {
@@ -159,16 +159,13 @@ async function beginRound (state) {
   }
 }
 
-// No window shrinks below this many operations per client process (a few per connection), nor grows past GROWTH times its size.
+// No window shrinks below this many operations per client process (a few per connection).
 const MIN_WINDOW_OPS = 10
-const GROWTH = 4
 
 /**
- * --fairWindows: after the first round, every cell gets windows of the number of operations that last as long as the median
- * cell's: fewer for a slower cell, more for a faster one (at most GROWTH times as many). A window loses a few ms whatever its
- * length (bench/RESULTS.md, "Does a window's length move what it reads?"): in windows of one time that is the same share of
- * every cell's, where in windows of one size it drew each ratio toward 1; and a slow cell (1 ms storage: 6 times the median)
- * no longer takes most of the budget from the comparisons that need it.
+ * --fairWindows: after the first round, each cell whose windows took longer than the median cell's gets windows of fewer
+ * operations, as long as the median's (never longer than --window), so that every cell has a like share of the time and a
+ * slow cell (1 ms storage: 6 times the median) does not take most of the budget from the comparisons that need it.
  * @param {object[]} state the live cells after their first round (their kept windows)
  * @returns {string[]} a line per cell resized
  */
@@ -176,8 +173,8 @@ function fairWindows (state) {
   const timed = state.filter((c) => !c.failed && c.kept.length > 0).map((c) => ({ c, ms: median(c.kept.map((w) => w.wallUs)) / 1000 }))
   if (timed.length < 2) return []
   const target = median(timed.map((t) => t.ms))
-  const sized = timed.map((t) => ({ ...t, size: Math.max(MIN_WINDOW_OPS, Math.min(GROWTH * t.c.size, Math.round(t.c.size * target / t.ms))) }))
-  return sized.filter((t) => t.size !== t.c.size).map(({ c, ms, size }) => {
+  const sized = timed.map((t) => ({ ...t, size: Math.max(MIN_WINDOW_OPS, Math.min(t.c.size, Math.round(t.c.size * target / t.ms))) }))
+  return sized.filter((t) => t.size < t.c.size).map(({ c, ms, size }) => {
     const line = `${c.cell.id}: windows of ${size * c.cell.nClients} operations (${(ms * size / c.size).toFixed(0)} ms), ` +
       `not ${c.size * c.cell.nClients} (${ms.toFixed(0)} ms)`
     c.size = size

@@ -148,7 +148,7 @@ function checkCost (t, row, json) {
   t.equal(row.clientBound, String(bound), `${row.cell}: clientBound follows the rule`)
 }
 
-t.test('--fairWindows: after the first round the slower cell\'s windows shrink, the faster\'s grow, and every round still verifies', async (t) => {
+t.test('--fairWindows: after the first round the slower cell\'s windows shrink, and every round still verifies', async (t) => {
   const f = folders(t)
   // GETs of 1 MiB files against 1 KiB ones: the one cell about twice as slow as the other (a like pair, sync and its A/A copy,
   // came out within the rounding of a window's size in some runs, and neither was resized).
@@ -157,13 +157,11 @@ t.test('--fairWindows: after the first round the slower cell\'s windows shrink, 
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   const resized = [...stderr.matchAll(/^sweep: ([\w-]+): windows of (\d+) operations \(\d+ ms\), not (\d+) \(\d+ ms\)$/gm)]
-  t.same(resized.map((m) => m[1]).sort(), ['sync-s1-c2-rpwinf-fb1024', 'sync-s1-c2-rpwinf-fb1048576'], 'both cells resized to the median\'s time')
+  t.same(resized.map((m) => m[1]), ['sync-s1-c2-rpwinf-fb1048576'], 'the slower cell resized, the other not')
   for (const [, id, ops, before] of resized) {
     const windows = (round) => JSON.parse(fs.readFileSync(path.join(dir, 'cells', `${id}-r${round}.json`), 'utf8')).windows.operations
     t.same([windows(1), windows(2)], [Number(before), Number(ops)], `${id}: round 1 at --window, round 2 resized`)
-    const slower = id.endsWith('fb1048576')
-    t.ok(slower ? Number(ops) < Number(before) && Number(ops) >= 20 : Number(ops) > Number(before) && Number(ops) <= 4 * Number(before),
-      `${id}: ${ops} operations, ${slower ? 'fewer, not under 10 per client process' : 'more, not over 4 times as many'}`)
+    t.ok(Number(ops) < Number(before) && Number(ops) >= 10 * (id.includes('-c4') ? 4 : 2), `${id}: ${ops} operations, fewer, not under 10 per client process`)
   }
   const rows = readCsvRows(path.join(dir, 'summary.csv'))
   t.same(rows.map((r) => [r.valid, r.reason]), Array(4).fill(['true', '']), 'every row of 2 cells × 2 rounds valid: the files\' bytes checked')
