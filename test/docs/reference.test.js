@@ -301,7 +301,7 @@ function anchors (markdown) {
   return out
 }
 
-t.test('every link to a section of REFERENCE names one of its headings', async (t) => {
+t.test('every link to a section of REFERENCE (and README\'s to RESULTS) names one of its headings', async (t) => {
   const have = anchors(reference)
   t.ok(have.has('two-commits-in-one-run---rev'), 'a heading with code and a colon')
   const sources = [['README.md', /docs\/REFERENCE\.md#([\w-]+)/g], ['docs/REFERENCE.md', /\]\(#([\w-]+)\)/g],
@@ -315,4 +315,8 @@ t.test('every link to a section of REFERENCE names one of its headings', async (
     }
   }
   t.ok(links > 10, `${links} links checked`)
+  const results = anchors(fs.readFileSync(path.join(ROOT, 'docs', 'RESULTS.md'), 'utf8'))
+  for (const [, anchor] of fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/docs\/RESULTS\.md#([\w-]+)/g)) {
+    t.ok(results.has(anchor), `README.md: docs/RESULTS.md#${anchor}`)
+  }
 })
