@@ -42,6 +42,7 @@ const ENTRIES = [
   [['bench/capacity-check.js'], []],
   [['bench/slowloris.js'], []],
   [['bench/warmup.js'], []],
+  [['bench/file-growth.js'], []],
   [['bench/soak.js'], []],
   [['bench/minimal-server.js'], []],
   [['bench/minimal-express.js'], []]
