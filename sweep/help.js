@@ -53,7 +53,7 @@ const OPTION_HELP = {
   results: 'parent folder of the results folder',
   readyTimeout: 'ms a server gets to print its ready line',
   keepData: 'keep each cell\'s data folder (else removed once the client verified it)',
-  quiet: 'print only the verdict lines (answer.txt) on stdout; what the run says on stderr is shown only if it fails',
+  quiet: 'print only the verdict lines (answer.txt, then --fail-on\'s) on stdout; what the run says on stderr is shown only if it fails',
   cellTimeout: 'ms one client run (run) or one window (sweep, quick, versions) may take',
   aa: 'the A/A pair, KIND:nServers:nClients: that configuration\'s cell and its copy B, which must come out the same: the verdicts\' calibration; ' +
     'off = none (with --rev: none unless given)',

@@ -38,25 +38,27 @@ function revGate (comparisons) {
     : ''
   const undecided = revs.filter((c) => !['same', 'faster', 'slower'].includes(c.gate.verdict))
   const open = undecided.length > 0 ? `; undecided, not judged slower: ${undecided.map(named).join('; ')}` : ''
-  return { status: 0, lines: [`--fail-on=slower: passed, nothing slower beyond noise and margin in ${revs.length} comparisons of this tree and ` +
+  const compared = `${revs.length} comparison${revs.length === 1 ? '' : 's'}`
+  return { status: 0, lines: [`--fail-on=slower: passed, nothing slower beyond noise and margin in ${compared} of this tree and ` +
     `a revision (${at})${within}${open}`] }
 }
 
 /**
- * The gate on a results folder, its lines on stderr.
+ * The gate on a results folder, its lines on stderr (with --quiet on stdout, after the verdict lines: they are the gate's).
  * @param {string} dir
+ * @param {NodeJS.WritableStream} [out]
  * @returns {0|1} 1 also when the folder has no verdicts.json (the report failed)
  */
-function gateFolder (dir) {
+function gateFolder (dir, out = process.stderr) {
   let comparisons
   try {
     comparisons = JSON.parse(fs.readFileSync(path.join(dir, 'verdicts.json'), 'utf8')).comparisons
   } catch (err) {
-    process.stderr.write(`--fail-on=slower: no verdicts to judge (${err.message})\n`)
+    out.write(`--fail-on=slower: no verdicts to judge (${err.message})\n`)
     return 1
   }
   const { status, lines } = revGate(comparisons)
-  process.stderr.write(lines.map((line) => `${line}\n`).join(''))
+  out.write(lines.map((line) => `${line}\n`).join(''))
   return status
 }
 

@@ -185,7 +185,7 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
     return signal.reason.status
   }
   const status = Math.max(report(dir, options), rowsStatus(rows))
-  return options['fail-on'] ? Math.max(status, gateFolder(dir)) : status
+  return options['fail-on'] ? Math.max(status, gateFolder(dir, options.quiet ? process.stdout : process.stderr)) : status
 }
 
 /**
