@@ -12,7 +12,7 @@ const { forkRemote } = require('../lib/machine/remote-fork')
  *   null: this host; else the server host, the run's folder there (named cbench-remote-*), the ssh
  *   words, its checkout, whether to keep the folder, where the worker's output goes
  * @returns {{ call(op: string, args: object): Promise<any>, close(): Promise<void> }} call: one of
- *   client/data-worker.js OPS (make, sizes, verify, clear, remove); rejects with its error
+ *   client/data-worker.js OPS (make, sizes, verify, clear, empty, remove); rejects with its error
  */
 function openData (remote) {
   if (!remote) return { call: async (op, args) => OPS[op](args), close: async () => {} }

@@ -27,6 +27,10 @@ const OPS = {
   clear: ({ dir }) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.isFile()) fs.rmSync(path.join(dir, entry.name))
   },
+  /** Empties the files in a folder in place (their inodes kept: a server may hold them open, asyncApi=handle). */
+  empty: ({ dir }) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) if (entry.isFile()) fs.truncateSync(path.join(dir, entry.name), 0)
+  },
   /** Removes files and folders. */
   remove: ({ paths }) => { for (const p of paths) fs.rmSync(p, { recursive: true, force: true }) }
 }

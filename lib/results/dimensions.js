@@ -311,7 +311,7 @@ const SWEEP_LATER = ['variant', 'serverRequests', 'eldP50Us', 'eldP99Us', 'meanU
   'serverCpuPerReqUs', 'clientBound', 'storageOps', 'storageLatencyUs', 'storageCpuPerReqUs', 'v8', 'uv', 'balancerRequests',
   'balancerFairness', 'balancerCpuPerReqUs', 'serverCpus', 'clientCpus', 'hosts', 'rttMethod', 'rttMeasuredUs', 'serverHost', 'clientHosts',
   'shardOverlap', 'residencyBefore', 'residencyAfter', 'deviceBytesPerGet', 'cacheLimitBytes', 'listenMechanism', 'serverPeakRssKiB',
-  'serverWindowRssKiB']
+  'serverWindowRssKiB', 'fileRecords']
 const CAPACITY_FIGURES = ['valid', 'reason', 'capacity', 'capacityLow', 'capacityHigh', 'limit', 'probes', 'closedOpsPerSec', 'seconds']
 const ID = ['cell', 'repeat', 'order']
 // The results folder's layout, env.json's `format`: sweep/results/env.js writes RESULTS_FORMAT, report/data/read.js reads

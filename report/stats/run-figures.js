@@ -13,7 +13,7 @@ const pct = (x) => `${fixed(x * 100, 1)}%`
  * @returns {object|null} null for a folder that was not an interleaved run: { wallMs, phases: [name, ms][],
  *   measuringMs, keptMs, share, rounds, disturbedRounds, stop, passes, dropped, worst, median }
  */
-function runFigures ({ env, roundLog, passes }) {
+function runFigures ({ env, roundLog, passes, rows = [] }) {
   if (!env.rounds || roundLog.length === 0) return null
   const wallMs = Date.parse(env.finishedAt) - Date.parse(env.startedAt)
   const { timing } = env.rounds
@@ -37,8 +37,28 @@ function runFigures ({ env, roundLog, passes }) {
     waitedMs: passes.reduce((a, p) => a + (p.waitedMs ?? 0), 0),
     settled: roundLog.length > 1 && roundLog[0].cells ? roundLog[0].cells - roundLog[roundLog.length - 1].cells : 0,
     median: interference.length > 0 ? interference[interference.length >> 1] : null,
-    worst: interference.length > 0 ? interference[interference.length - 1] : null
+    worst: interference.length > 0 ? interference[interference.length - 1] : null,
+    files: fileFigures(rows, env.options?.freshFiles === true)
   }
+}
+
+// How many records the files held at the end of the first round and of the last (the most of any cell), or null for a
+// folder without the column; fresh: every round started from the files as created (--freshFiles).
+function fileFigures (rows, fresh) {
+  const counted = rows.filter((r) => r.valid && Number.isFinite(r.fileRecords))
+  if (counted.length === 0) return null
+  const first = Math.min(...counted.map((r) => r.repeat))
+  const most = (list) => Math.max(...list.map((r) => r.fileRecords))
+  return { fresh, first: most(counted.filter((r) => r.repeat === first)), last: most(counted) }
+}
+
+// The files' sentence: how far they grew, which the answer depends on (a GET sorts the whole file).
+function filesNote (files) {
+  if (!files) return ''
+  const n = (x) => fixed(x, x < 10 ? 1 : 0)
+  if (files.fresh) return ` Every round started from the files as created (--freshFiles): at most ${n(files.last)} records a file by a round's end.`
+  return ` The files held up to ${n(files.first)} records each after round 1 and ${n(files.last)} by the end: a GET sorts the whole file, and ` +
+    'sync\'s lead in one process shrinks as they grow (--freshFiles starts every round from the files as created).'
 }
 
 /**
@@ -51,7 +71,8 @@ function runNote (f) {
   return `${f.rounds} rounds in ${s1(f.wallMs)} s (${pct(f.share)} of it measuring); stopped: ${f.stop}. ` +
     `${f.dropped} of ${f.passes} passes and ${f.disturbedRounds} rounds were disturbed by other work and measured again` +
     `${f.waitedMs > 0 ? `, after waiting ${s1(f.waitedMs)} s for the machine to be quiet` : ''}.` +
-    `${f.settled > 0 ? ` ${f.settled} cells were settled before the end (all their comparisons narrow enough), their windows given to the others.` : ''}`
+    `${f.settled > 0 ? ` ${f.settled} cells were settled before the end (all their comparisons narrow enough), their windows given to the others.` : ''}` +
+    filesNote(f.files)
 }
 
 module.exports = { runFigures, runNote }

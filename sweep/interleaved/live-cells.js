@@ -94,7 +94,6 @@ async function prepare (c, ctx, poolSize, generation) {
   const { window, passes, maxRounds, rounds } = ctx.options
   opened.link = await connectRun(ctx.hosts, cell.rtt ?? 0, opened.server.port)
   c.size = Math.ceil(window / cell.nClients) // operations per client process per window (fairWindows may shrink it)
-  c.ops = 0 // operations per client process so far
   c.warmWindows = Math.ceil(ctx.options.warmOps * cell.nServers / (c.size * cell.nClients))
   c.client = {
     ...cell.config,
@@ -108,19 +107,45 @@ async function prepare (c, ctx, poolSize, generation) {
   }
   c.pool = ctx.pools.get(opened.placement.clientPrefix, poolSize)
   c.agent = new http.Agent({ keepAlive: true, maxSockets: 1 }) // the telemetry's one connection, twice a window
-  c.runId = newRunId()
   c.data = dataOf(ctx) // the files: on the server host, or here
-  c.sizesBefore = await c.data.call('sizes', { config: c.client })
+  c.remote = Boolean(ctx.remote)
   c.key = `${cell.id} g${generation}` // the cell's load generators in the pool, one set per generation
-  await c.pool.open(c.key, c.client, c.runId)
-  c.announced = (await c.pool.phase(c.key, cell.nClients, 'create')).announced
+  await createFiles(c)
   const warm = await c.pool.phase(c.key, cell.nClients, 'warm')
   if (warm.failed > 0) c.failed = `${warm.failed} warm-up operations failed`
-  // A read-only cell's GETs must answer its files, whose sizes no longer change (client/get-check.js): every window's are
-  // checked, and on a sample their bytes where the client processes see the files (no other host in the run).
-  if (cell.config.readsPerWrite === 'inf') {
-    await c.pool.expect(c.key, cell.nClients, { sizes: await c.data.call('sizes', { config: c.client }), readData: !ctx.remote })
-  }
+  await expectFiles(c)
+}
+
+// The cell's load generators opened afresh (a new run id, acknowledgements and operation count) and its files created
+// through the server, from where they are now (the first time: none; --freshFiles: emptied in place).
+async function createFiles (c) {
+  c.runId = newRunId()
+  c.ops = 0
+  c.sizesBefore = await c.data.call('sizes', { config: c.client })
+  await c.pool.open(c.key, c.client, c.runId)
+  const created = await c.pool.phase(c.key, c.cell.nClients, 'create')
+  c.announced ??= created.announced
+  if (created.failed > 0) c.failed = `${created.failed} operations failed creating the files`
+}
+
+// A read-only cell's GETs must answer its files, whose sizes no longer change (client/get-check.js): every window's are
+// checked, and on a sample their bytes where the client processes see the files (no other host in the run).
+async function expectFiles (c) {
+  if (c.cell.config.readsPerWrite !== 'inf') return
+  await c.pool.expect(c.key, c.cell.nClients, { sizes: await c.data.call('sizes', { config: c.client }), readData: !c.remote })
+}
+
+/**
+ * --freshFiles: the cell's files emptied (in place) and created again before a round, and its load generators opened afresh (their
+ * operations from the first again), so that every round does the same operations on files of the same sizes, whatever
+ * the budget and the machine (a PUT appends and a GET sorts the whole file: grown files change the answer).
+ * @param {object} c a live cell
+ */
+async function refreshFiles (c) {
+  await c.pool.drop(c.key)
+  await c.data.call('empty', { dir: c.client.dataPath })
+  await createFiles(c)
+  await expectFiles(c)
 }
 
 /**
@@ -145,11 +170,21 @@ async function warmCells (state, ctx) {
   return windows
 }
 
-/** Notes where every cell's round begins: its storage counters, windows so far and cache state (a cold one emptied). */
-async function beginRound (state) {
+/**
+ * Notes where every cell's round begins: its storage counters, windows so far and cache state (a cold one emptied); with
+ * --freshFiles, first its files created afresh.
+ * @param {object[]} state from openCells
+ * @param {{ freshFiles?: boolean }} [how]
+ */
+async function beginRound (state, { freshFiles = false } = {}) {
   for (const c of state) {
     c.kept = []
     c.drift = ''
+    try {
+      if (freshFiles && !c.failed && !c.settled) await refreshFiles(c)
+    } catch (err) {
+      c.failed = `creating the files afresh: ${err.message}`
+    }
     c.roundStart = { done: c.done, ops: c.ops, storage: c.failed ? null : await storageNow(c.opened.storage), cache: null }
     try {
       if (!c.failed && !c.settled) c.roundStart.cache = await beginCache(c)

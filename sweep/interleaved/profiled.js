@@ -89,7 +89,7 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
   try {
     for (let k = 0; k < live.options.profileRounds && !live.signal.aborted; k++) {
       const round = firstRound + k
-      await beginRound(state)
+      await beginRound(state, live.options)
       for (const c of state) c.settled = false // every cell is profiled, settled or not
       const alive = state.filter((c) => !c.failed)
       if (alive.length === 0) break

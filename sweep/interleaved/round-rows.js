@@ -105,6 +105,8 @@ async function endCell (c, run, disturbed, ctx) {
     ...cache.fields,
     ...opened.link.fields(),
     serverCpuUs: json.serverStats?.totals.cpuUs ?? '',
+    // Records a file at the round's end: a GET sorts the whole file (the files grow through a run unless --freshFiles).
+    fileRecords: verification.checked && verification.files > 0 ? Number((verification.records / verification.files).toFixed(1)) : '',
     json: `${name}.json`,
     valid: !reason,
     again: Boolean(reason) && !fault,

@@ -99,7 +99,7 @@ async function runRounds ({ cells, options }, ctx, add) {
     for (let round = 1; ; round++) {
       if (round > 1 && options.restartEvery > 0 && (round - 1) % options.restartEvery === 0) await generation()
       const roundStart = performance.now()
-      await beginRound(state)
+      await beginRound(state, options)
       const measuring = state.filter((c) => !c.failed && !c.settled).length
       const measured = await runPasses(state, { ...live, onPass: (pass, windows) => {
         write.pass({ round, ...pass })

@@ -45,6 +45,7 @@ const ROUND_OPTIONS = {
   passes: int(1, 1000),
   warmOps: int(0),
   restartEvery: int(0),
+  freshFiles: bool,
   profile: bool,
   profileRounds: int(1, 100)
 }
