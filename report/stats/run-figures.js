@@ -9,9 +9,9 @@ const pct = (x) => `${fixed(x * 100, 1)}%`
 
 /**
  * The run's time and interference in figures.
- * @param {object} results from readResults (env.rounds, roundLog, passes)
+ * @param {object} results from readResults (env.rounds, roundLog, passes, rows)
  * @returns {object|null} null for a folder that was not an interleaved run: { wallMs, phases: [name, ms][],
- *   measuringMs, keptMs, share, rounds, disturbedRounds, stop, passes, dropped, worst, median }
+ *   measuringMs, keptMs, share, rounds, disturbedRounds, stop, passes, dropped, worst, median, files } (files: fileFigures')
  */
 function runFigures ({ env, roundLog, passes, rows = [] }) {
   if (!env.rounds || roundLog.length === 0) return null

@@ -14,6 +14,8 @@ const { newRunId } = require('../../client/ledger')
 const { runWindow } = require('./passes')
 const { beginCache } = require('../cell/cache-state')
 const { median } = require('../../lib/median')
+const { writeDataSet } = require('../../storage/cache')
+const { usesDelayLayer } = require('../../lib/results/dimensions')
 
 /**
  * Starts every cell's server, its link and its load generators, and creates its files.
@@ -117,7 +119,8 @@ async function prepare (c, ctx, poolSize, generation) {
 }
 
 // The cell's load generators opened afresh (a new run id, acknowledgements and operation count) and its files created
-// through the server, from where they are now (the first time: none; --freshFiles: emptied in place).
+// through the server, from where they are now (the first time: none or the data set; --freshFiles: emptied in place, or the
+// data set written again).
 async function createFiles (c) {
   c.runId = newRunId()
   c.ops = 0
@@ -136,14 +139,16 @@ async function expectFiles (c) {
 }
 
 /**
- * --freshFiles: the cell's files emptied (in place) and created again before a round, and its load generators opened afresh (their
+ * --freshFiles: the cell's files emptied (in place; a data set written again) and created again before a round, and its load generators opened afresh (their
  * operations from the first again), so that every round does the same operations on files of the same sizes, whatever
  * the budget and the machine (a PUT appends and a GET sorts the whole file: grown files change the answer).
  * @param {object} c a live cell
  */
 async function refreshFiles (c) {
   await c.pool.drop(c.key)
-  await c.data.call('empty', { dir: c.client.dataPath })
+  // A data set (--fileBytes, written here at the server's start: sweep/cell/harness.js) is written again, in place.
+  if (c.client.fileBytes > 0 && !c.remote) await writeDataSet(usesDelayLayer(c.cell) ? c.opened.storage.backing : c.opened.dataPath, c.client)
+  else await c.data.call('empty', { dir: c.client.dataPath })
   await createFiles(c)
   await expectFiles(c)
 }

@@ -138,8 +138,9 @@ t.test('--restartEvery starts every server afresh, warmed up again, every N roun
 t.test('--freshFiles starts every round from the files as created: each round appends to files of the same sizes', async (t) => {
   const f = folders(t)
   // asyncApi=handle keeps its descriptors open across rounds: the files are emptied in place, never replaced under it.
+  // A data set (--fileBytes) is written again before each round: every file holds it at the end.
   const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--asyncApi=handle', '--rounds=3', '--maxRounds=3', '--freshFiles=true',
-    '--maxInterference=1', ...f.args])
+    '--fileBytes=4096', '--keepData=true', '--maxInterference=1', ...f.args])
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   const rows = readSummary(dir)
@@ -151,6 +152,9 @@ t.test('--freshFiles starts every round from the files as created: each round ap
     t.same(found.map((v) => v.records), [found[0].records, found[0].records, found[0].records], `${cell}: the same records each round`)
     t.ok(found.every((v) => v.ok && v.records === v.acknowledged), `${cell}: each round's files hold its acknowledged records`)
   }
+  const data = path.join(path.dirname(f.results), 'data')
+  const files = fs.readdirSync(data, { recursive: true }).filter((name) => /(^|\/)file-\d+$/.test(name)).map((name) => path.join(data, name))
+  t.ok(files.length > 0 && files.every((file) => fs.statSync(file).size >= 4096), `the data set in each of ${files.length} files at the end`)
   const v = JSON.parse(fs.readFileSync(path.join(dir, 'cells', 'sync-s1-c1-r3.json'), 'utf8')).verification
   const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8').replace(/\s+/g, ' ')
   t.match(page, `Every round started from the files as created (--freshFiles): at most ${(v.records / v.files).toFixed(1)} records a file`)
