@@ -122,10 +122,21 @@ function compareFolders (dirA, dirB) {
     const [x, y] = [ofMetric(a).find((v) => keyOf(v) === key) ?? null, ofMetric(b).find((v) => keyOf(v) === key) ?? null]
     return { label: (y ?? x).label, labels: [...new Set([x?.label, y?.label].filter(Boolean))], a: x, b: y }
   })
-  return { a, b, what, figures: FIGS, envDiffs: envDifferences(a.env, b.env),
+  return { a, b, what, figures: FIGS, envDiffs: [...envDifferences(a.env, b.env), ...filesDifference(a, b)],
     machine: { ...machineDifference(a.env, b.env), expected: expectedOn(a.dir, b.dir) },
     cells, verdicts, margin, comparisons, confidence,
     why: whyCompare(a.profiled, b.profiled), onlyA: [...ids(a)].filter((id) => !ids(b).has(id)), onlyB: [...ids(b)].filter((id) => !ids(a).has(id)) }
+}
+
+// How far each folder's files grew (summary.csv's fileRecords, the most of any cell by its last round) where it differs by a
+// quarter or more: a GET sorts the whole file, so a run that did more operations (a longer budget, a faster machine) answers
+// for larger files (docs/RESULTS.md). [] where either folder lacks the column.
+function filesDifference (a, b) {
+  const most = (folder) => Math.max(-1, ...folder.cells.flatMap((c) => c.valid.map((r) => r.fileRecords)).filter(Number.isFinite))
+  const [x, y] = [most(a), most(b)]
+  if (x < 0 || y < 0 || Math.max(x, y) < 1.25 * Math.min(x, y)) return []
+  const text = (n, folder) => `${n.toLocaleString('en-US', { maximumFractionDigits: 1 })}${folder.env.options?.freshFiles ? ' (--freshFiles)' : ''}`
+  return [{ field: 'records a file by the end (a GET sorts the whole file)', a: text(x, a), b: text(y, b) }]
 }
 
 // What the model (report/compare/model.js) expects of B's sync against async from A's profile and both fingerprints, beside

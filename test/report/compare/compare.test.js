@@ -231,3 +231,25 @@ t.test('two machines, A profiled: the model\'s expectation of B beside what B me
   t.notMatch(compare(b, path.join(__dirname, '..', '..', '..', 'docs', 'why-2026-11-27-node20'), `--html=${path.join(root, 'c2.html')}`).stdout,
     /the model/, 'B without a fingerprint: no expectation')
 })
+
+// A copy of BEFORE whose rows say their files held `records` each (summary.csv's fileRecords), made with env.json's options.
+function grownLike (root, name, records, options = {}) {
+  const dir = folderLike(root, BEFORE, name, (env) => ({ ...env, options: { ...env.options, ...options } }))
+  const [head, ...rows] = fs.readFileSync(path.join(dir, 'summary.csv'), 'utf8').trimEnd().split('\n')
+  fs.writeFileSync(path.join(dir, 'summary.csv'), [`${head},fileRecords`, ...rows.map((r) => `${r},${records}`)].join('\n') + '\n')
+  return dir
+}
+
+t.test('files grown unlike in the two folders are an environment difference; alike ones are not', async (t) => {
+  const root = t.testdir()
+  const grown = grownLike(root, 'grown', 140)
+  const fresh = grownLike(root, 'fresh', 6.5, { freshFiles: true })
+  const near = grownLike(root, 'near', 120)
+  const unlike = compare(grown, fresh, `--html=${path.join(root, 'a.html')}`)
+  t.equal(unlike.status, 0, unlike.stderr)
+  t.match(unlike.stdout, '| records a file by the end (a GET sorts the whole file) | 140 | 6.5 (--freshFiles) |')
+  const alike = compare(grown, near, `--html=${path.join(root, 'b.html')}`)
+  t.equal(alike.status, 0, alike.stderr)
+  t.notMatch(alike.stdout, 'records a file', '140 against 120: within a quarter, not listed')
+  t.notMatch(compare(BEFORE, fresh, `--html=${path.join(root, 'c.html')}`).stdout, 'records a file', 'a folder without the column: nothing said')
+})
