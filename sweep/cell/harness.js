@@ -166,4 +166,15 @@ async function withServer (run, ctx, work) {
   }
 }
 
-module.exports = { withServer, openServer, serverGone, dataOf, storageNow }
+/**
+ * --freshFiles: a cell's data set (--fileBytes) written again, in place, where its server's start wrote it (openServer).
+ * @param {object} cell
+ * @param {object} opened from openServer
+ * @param {object} config the cell's client config (nFiles, fileBytes, value)
+ * @returns {Promise<void>}
+ */
+function rewriteDataSet (cell, opened, config) {
+  return writeDataSet(usesDelayLayer(cell) ? opened.storage.backing : opened.dataPath, config)
+}
+
+module.exports = { withServer, openServer, serverGone, dataOf, storageNow, rewriteDataSet }

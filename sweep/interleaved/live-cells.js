@@ -8,14 +8,12 @@
 
 const os = require('node:os')
 const http = require('node:http')
-const { openServer, dataOf, storageNow } = require('../cell/harness')
+const { openServer, dataOf, storageNow, rewriteDataSet } = require('../cell/harness')
 const { connectRun } = require('../cell/placement')
 const { newRunId } = require('../../client/ledger')
 const { runWindow } = require('./passes')
 const { beginCache } = require('../cell/cache-state')
 const { median } = require('../../lib/median')
-const { writeDataSet } = require('../../storage/cache')
-const { usesDelayLayer } = require('../../lib/results/dimensions')
 
 /**
  * Starts every cell's server, its link and its load generators, and creates its files.
@@ -147,7 +145,7 @@ async function expectFiles (c) {
 async function refreshFiles (c) {
   await c.pool.drop(c.key)
   // A data set (--fileBytes, written here at the server's start: sweep/cell/harness.js) is written again, in place.
-  if (c.client.fileBytes > 0 && !c.remote) await writeDataSet(usesDelayLayer(c.cell) ? c.opened.storage.backing : c.opened.dataPath, c.client)
+  if (c.client.fileBytes > 0 && !c.remote) await rewriteDataSet(c.cell, c.opened, c.client)
   else await c.data.call('empty', { dir: c.client.dataPath })
   await createFiles(c)
   await expectFiles(c)
