@@ -23,6 +23,7 @@ const { cleanStaleRunDirs } = require('../balancer/run-dir')
 const { remotePath } = require('./hosts/hosts')
 const { openData } = require('../client/data-host')
 const { gateFolder } = require('./rev-gate')
+const { fileFigures, filesSentence } = require('../report/stats/run-figures')
 
 // The ANSI colours of a verdict line: an A/A pair that is not the same red, undecided yellow, a difference
 // bold, the same plain, a profile's line dim.
@@ -177,7 +178,11 @@ async function runHosted (plan, { columns, table, marks, describe, measure }, ho
     await data.release()
   }
   writeJson(envFile, finishEnv(env, { interrupted: signal.aborted, rounds: outcome }))
-  if (outcome) process.stderr.write(`${command}: ${outcome.rounds} rounds (${outcome.disturbed} disturbed); stopped: ${outcome.stop}\n`)
+  if (outcome) {
+    process.stderr.write(`${command}: ${outcome.rounds} rounds (${outcome.disturbed} disturbed); stopped: ${outcome.stop}\n`)
+    const files = filesSentence(fileFigures(rows, options.freshFiles === true))
+    if (files) process.stderr.write(`${command}: ${files}\n`)
+  }
   process.stderr.write(formatTable(rows, table, marks))
   if (options.keepData) process.stderr.write(`data kept in ${dataRoot}${remote?.server ? ` on ${remote.server.host.text}` : ''}\n`)
   if (signal.aborted) {

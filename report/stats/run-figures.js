@@ -52,12 +52,17 @@ function fileFigures (rows, fresh) {
   return { fresh, first: most(counted.filter((r) => r.repeat === first)), last: most(counted) }
 }
 
-// The files' sentence: how far they grew, which the answer depends on (a GET sorts the whole file).
-function filesNote (files) {
+/**
+ * The files' sentence: how far they grew, which the answer depends on (a GET sorts the whole file). Also the run's last
+ * lines on the terminal (sweep/runner.js).
+ * @param {{ fresh: boolean, first: number, last: number }|null} files from fileFigures
+ * @returns {string} '' without figures
+ */
+function filesSentence (files) {
   if (!files) return ''
   const n = (x) => fixed(x, x < 10 ? 1 : 0)
-  if (files.fresh) return ` Every round started from the files as created (--freshFiles): at most ${n(files.last)} records a file by a round's end.`
-  return ` The files held up to ${n(files.first)} records each after round 1 and ${n(files.last)} by the end: a GET sorts the whole file, and ` +
+  if (files.fresh) return `Every round started from the files as created (--freshFiles): at most ${n(files.last)} records a file by a round's end.`
+  return `The files held up to ${n(files.first)} records each after round 1 and ${n(files.last)} by the end: a GET sorts the whole file, and ` +
     'sync\'s lead in one process shrinks as they grow (--freshFiles starts every round from the files as created).'
 }
 
@@ -72,7 +77,7 @@ function runNote (f) {
     `${f.dropped} of ${f.passes} passes and ${f.disturbedRounds} rounds were disturbed by other work and measured again` +
     `${f.waitedMs > 0 ? `, after waiting ${s1(f.waitedMs)} s for the machine to be quiet` : ''}.` +
     `${f.settled > 0 ? ` ${f.settled} cells were settled before the end (all their comparisons narrow enough), their windows given to the others.` : ''}` +
-    filesNote(f.files)
+    (f.files ? ` ${filesSentence(f.files)}` : '')
 }
 
-module.exports = { runFigures, runNote }
+module.exports = { runFigures, runNote, fileFigures, filesSentence }

@@ -121,6 +121,7 @@ t.test('a budget too small still runs --rounds rounds, then stops', async (t) =>
   const page = fs.readFileSync(path.join(resultsDir(f.results), 'report.html'), 'utf8').replace(/\s+/g, ' ')
   const [, first, last] = /The files held up to ([\d.]+) records each after round 1 and ([\d.]+) by the end/.exec(page) ?? []
   t.ok(Number(last) > Number(first) && Number(first) >= 1, `the files grew: ${first} records after round 1, ${last} by the end`)
+  t.match(stderr, `sweep: The files held up to ${first} records each after round 1 and ${last} by the end`, 'and the terminal says so')
 })
 
 t.test('--restartEvery starts every server afresh, warmed up again, every N rounds', async (t) => {
@@ -158,4 +159,5 @@ t.test('--freshFiles starts every round from the files as created: each round ap
   const v = JSON.parse(fs.readFileSync(path.join(dir, 'cells', 'sync-s1-c1-r3.json'), 'utf8')).verification
   const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8').replace(/\s+/g, ' ')
   t.match(page, `Every round started from the files as created (--freshFiles): at most ${(v.records / v.files).toFixed(1)} records a file`)
+  t.match(stderr, 'sweep: Every round started from the files as created (--freshFiles)', 'and the terminal says so')
 })
