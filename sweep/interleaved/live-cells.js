@@ -137,9 +137,10 @@ async function expectFiles (c) {
 }
 
 /**
- * --freshFiles: the cell's files emptied (in place; a data set written again) and created again before a round, and its load generators opened afresh (their
- * operations from the first again), so that every round does the same operations on files of the same sizes, whatever
- * the budget and the machine (a PUT appends and a GET sorts the whole file: grown files change the answer).
+ * --freshFiles: the cell's files emptied (in place; a data set written again) and created again before a round, and its
+ * load generators opened afresh (their operations from the first again), so that every round does the same operations on
+ * files of the same sizes, whatever the budget and the machine (a PUT appends and a GET sorts the whole file: grown files
+ * change the answer).
  * @param {object} c a live cell
  */
 async function refreshFiles (c) {
