@@ -10,7 +10,7 @@ const CONFIDENCE = 0.95
 const MARGIN = 0.05
 /** Under a medians table whose cells have different numbers of rounds (the run's and the report's). */
 const SETTLED_NOTE = 'Cells have different numbers of rounds (a settled cell is measured no more): their medians cover ' +
-  'different moments of the run, and the files grow as it goes (unless --freshFiles). Compare cells by the verdicts\' paired ratios, not across this table.'
+  'different moments of the run, and with --freshFiles=false the files grow as it goes. Compare cells by the verdicts\' paired ratios, not across this table.'
 
 /**
  * The median of some numbers (the mean of the middle two for an even count).

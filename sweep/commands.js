@@ -35,7 +35,7 @@ const duration = (s) => (s % 3600 === 0 ? `${s / 3600} h` : s >= 600 && s % 60 =
 // (s) is spent. The client's own warm-up is one operation per process after creating the files; idle
 // connections between a cell's windows are kept. Flags go before the user's, so the user's win.
 const BASE_KINDS = ['sync', 'async', 'sync-cluster', 'async-cluster']
-const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000, restartEvery: 0, freshFiles: false, profile: false,
+const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 100, warmOps: 5000, restartEvery: 0, freshFiles: true, profile: false,
   profileRounds: 5, fairWindows: false }
 const INTERLEAVED = { measure: 'rounds', flags: ['--warmup=1', '--keepAliveTimeout=3600000'] }
 

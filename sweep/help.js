@@ -43,7 +43,7 @@ const OPTION_HELP = {
   profileRounds: 'how many profiled rounds --profile adds',
   restartEvery: 'start every server afresh (and warm it up again) every N rounds: new processes and memory layouts; 0 = once for the whole run',
   freshFiles: 'start every round from the files as created (emptied in place, created again): each round the same operations on files ' +
-    'of the same sizes, whatever the budget or machine',
+    'of the same sizes, whatever the budget or machine; false: the files grow through the run (a PUT appends, a GET sorts the whole file)',
   slo: 'capacity: the latency target, PERCENTILE:LIMIT (p50, p90, p99, p999; us, ms or s), ' +
     'a comma list all of which must hold in every 1 s window, GET and PUT alike',
   precision: 'capacity: the search bisects until the failing rate is within this share above the passing one',

@@ -61,9 +61,9 @@ function fileFigures (rows, fresh) {
 function filesSentence (files) {
   if (!files) return ''
   const n = (x) => fixed(x, x < 10 ? 1 : 0)
-  if (files.fresh) return `Every round started from the files as created (--freshFiles): at most ${n(files.last)} records a file by a round's end.`
+  if (files.fresh) return `Every round started from the files as created: at most ${n(files.last)} records a file by a round's end.`
   return `The files held up to ${n(files.first)} records each after round 1 and ${n(files.last)} by the end: a GET sorts the whole file, and ` +
-    'sync\'s lead in one process shrinks as they grow (--freshFiles starts every round from the files as created).'
+    'sync\'s lead in one process shrinks as they grow (--freshFiles=false; by default every round starts from the files as created).'
 }
 
 /**

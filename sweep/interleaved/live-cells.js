@@ -176,7 +176,7 @@ async function warmCells (state, ctx) {
 
 /**
  * Notes where every cell's round begins: its storage counters, windows so far and cache state (a cold one emptied); with
- * --freshFiles, first its files created afresh.
+ * --freshFiles (the default), first its files created afresh, unless they never change (GETs only).
  * @param {object[]} state from openCells
  * @param {{ freshFiles?: boolean }} [how]
  */
@@ -185,7 +185,7 @@ async function beginRound (state, { freshFiles = false } = {}) {
     c.kept = []
     c.drift = ''
     try {
-      if (freshFiles && !c.failed && !c.settled) await refreshFiles(c)
+      if (freshFiles && !c.failed && !c.settled && c.cell.config.readsPerWrite !== 'inf') await refreshFiles(c)
     } catch (err) {
       c.failed = `creating the files afresh: ${err.message}`
     }

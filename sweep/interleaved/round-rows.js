@@ -105,7 +105,7 @@ async function endCell (c, run, disturbed, ctx) {
     ...cache.fields,
     ...opened.link.fields(),
     serverCpuUs: json.serverStats?.totals.cpuUs ?? '',
-    // Records a file at the round's end: a GET sorts the whole file (the files grow through a run unless --freshFiles).
+    // Records a file at the round's end: a GET sorts the whole file (with --freshFiles=false the files grow through a run).
     fileRecords: verification.checked && verification.files > 0 ? Number((verification.records / verification.files).toFixed(1)) : '',
     json: `${name}.json`,
     valid: !reason,

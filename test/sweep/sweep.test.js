@@ -171,6 +171,9 @@ t.test('--fairWindows: after the first round the slower cell\'s windows shrink, 
   }
   const rows = readCsvRows(path.join(dir, 'summary.csv'))
   t.same(rows.map((r) => [r.valid, r.reason]), Array(4).fill(['true', '']), 'every row of 2 cells × 2 rounds valid: the files\' bytes checked')
+  // GETs only: the files never change, so they are not created again before round 2 (a 1 MiB data set written again for nothing).
+  const runIds = (id) => [1, 2].map((round) => JSON.parse(fs.readFileSync(path.join(dir, 'cells', `${id}-r${round}.json`), 'utf8')).runId)
+  t.equal(new Set(runIds('sync-s1-c2-rpwinf-fb1048576')).size, 1, 'the same files and load generators in both rounds')
 })
 
 t.test('Ctrl-C stops the current cell, keeps the finished ones and exits 130', async (t) => {

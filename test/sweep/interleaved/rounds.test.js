@@ -112,12 +112,13 @@ t.test('rounds stop once every headline interval is narrow enough to decide, not
 t.test('a budget too small still runs --rounds rounds, then stops', async (t) => {
   const f = folders(t)
   // 0.1 s: starting the servers alone takes longer, so every round after --rounds would overrun it.
-  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=2', '--maxRounds=30', '--budget=0.1', '--maxInterference=1', ...f.args])
+  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--rounds=2', '--maxRounds=30', '--budget=0.1', '--maxInterference=1',
+    '--freshFiles=false', ...f.args])
   t.equal(code, 0, stderr)
   const env = JSON.parse(fs.readFileSync(path.join(resultsDir(f.results), 'env.json'), 'utf8'))
   t.match(env.rounds, { rounds: 2, stop: 'another round would overrun the budget of 0.1 s' })
   t.equal(readSummary(resultsDir(f.results)).length, 4, 'two cells, two rounds')
-  // The files grow through the run, and the report's first screen says how far (the answer depends on it).
+  // With --freshFiles=false the files grow through the run, and the report's first screen says how far (the answer depends on it).
   const page = fs.readFileSync(path.join(resultsDir(f.results), 'report.html'), 'utf8').replace(/\s+/g, ' ')
   const [, first, last] = /The files held up to ([\d.]+) records each after round 1 and ([\d.]+) by the end/.exec(page) ?? []
   t.ok(Number(last) > Number(first) && Number(first) >= 1, `the files grew: ${first} records after round 1, ${last} by the end`)
@@ -136,11 +137,11 @@ t.test('--restartEvery starts every server afresh, warmed up again, every N roun
   t.same(loggedPids(dir).filter((pid) => !isGone(pid)), [], 'no process is left')
 })
 
-t.test('--freshFiles starts every round from the files as created: each round appends to files of the same sizes', async (t) => {
+t.test('by default every round starts from the files as created: each round appends to files of the same sizes', async (t) => {
   const f = folders(t)
   // asyncApi=handle keeps its descriptors open across rounds: the files are emptied in place, never replaced under it.
   // A data set (--fileBytes) is written again before each round: every file holds it at the end.
-  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--asyncApi=handle', '--rounds=3', '--maxRounds=3', '--freshFiles=true',
+  const { code, stderr } = await runSweep(t, ['sweep', ...SMALL, '--asyncApi=handle', '--rounds=3', '--maxRounds=3',
     '--fileBytes=4096', '--keepData=true', '--maxInterference=1', ...f.args])
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
@@ -148,7 +149,9 @@ t.test('--freshFiles starts every round from the files as created: each round ap
   t.equal(rows.length, 6, 'two cells, three rounds')
   t.ok(rows.every((r) => r.valid === 'true'), 'every round valid: its acknowledged records found, nothing lost or unknown')
   for (const cell of ['sync-s1-c1', 'async-s1-c1-api-handle']) {
-    const found = [1, 2, 3].map((round) => JSON.parse(fs.readFileSync(path.join(dir, 'cells', `${cell}-r${round}.json`), 'utf8')).verification)
+    const docs = [1, 2, 3].map((round) => JSON.parse(fs.readFileSync(path.join(dir, 'cells', `${cell}-r${round}.json`), 'utf8')))
+    const found = docs.map((d) => d.verification)
+    t.equal(new Set(docs.map((d) => d.runId)).size, 3, `${cell}: each round's files created by load generators opened afresh`)
     // Each round: nFiles created records and the round's PUTs; files that kept growing would hold more every round.
     t.same(found.map((v) => v.records), [found[0].records, found[0].records, found[0].records], `${cell}: the same records each round`)
     t.ok(found.every((v) => v.ok && v.records === v.acknowledged), `${cell}: each round's files hold its acknowledged records`)
@@ -158,6 +161,6 @@ t.test('--freshFiles starts every round from the files as created: each round ap
   t.ok(files.length > 0 && files.every((file) => fs.statSync(file).size >= 4096), `the data set in each of ${files.length} files at the end`)
   const v = JSON.parse(fs.readFileSync(path.join(dir, 'cells', 'sync-s1-c1-r3.json'), 'utf8')).verification
   const page = fs.readFileSync(path.join(dir, 'report.html'), 'utf8').replace(/\s+/g, ' ')
-  t.match(page, `Every round started from the files as created (--freshFiles): at most ${(v.records / v.files).toFixed(1)} records a file`)
-  t.match(stderr, 'sweep: Every round started from the files as created (--freshFiles)', 'and the terminal says so')
+  t.match(page, `Every round started from the files as created: at most ${(v.records / v.files).toFixed(1)} records a file`)
+  t.match(stderr, 'sweep: Every round started from the files as created: at most', 'and the terminal says so')
 })
