@@ -68,7 +68,7 @@ const PRESETS = {
   quick: { ...INTERLEAVED, lists: { kinds: BASE_KINDS, nServers: [2], nClients: [2] }, flags: [...INTERLEAVED.flags, '--concurrency=2'],
     // The A/A pair is the cheapest cell's; the FUSE slice: sync and async in one process, plain folder and 1 ms storage.
     aa: () => ({ kind: 'sync', nServers: 1, nClients: 2 }), slice: { kinds: ['sync', 'async'], nServers: [1], nClients: [2], ioDelay: ['off', 1000] },
-    rounds: { ...ROUNDS, rounds: 6, budget: 110, window: 200, passes: 8, fairWindows: true } },
+    rounds: { ...ROUNDS, rounds: 6, budget: 110, window: 300, passes: 8, fairWindows: true } },
   sweep: { ...INTERLEAVED, lists: { kinds: KIND_NAMES, nServers: [1, 2, 4], nClients: [1, 2, 4, 8] }, aa: defaultAa,
     rounds: { ...ROUNDS, rounds: 6, budget: 1800, window: 200, passes: 5 } },
   // The version table: each store in one process on the system Node and every supported LTS line.

@@ -108,7 +108,8 @@ function readModelFolder (dir) {
  * The model's inputs from a results folder: its fingerprint, and per pair its two cells.
  * @param {{ env: object, rows: object[], profile: object|null, verdicts: object|null }} folder env.json, the typed summary
  *   rows, profile.json and verdicts.json
- * @returns {{ fingerprint: object, node: string, runtime: string, pairs: object[] }} node: the Node that measured the fingerprint;
+ * @returns {{ fingerprint: object, node: string, freshFiles: boolean, runtime: string, pairs: object[] }} node: the Node that
+ *   measured the fingerprint; freshFiles: every round started from the files as created;
  *   runtime: the servers' (node-v20.20.2); pairs: { id, label, ids, cells: [sync, async] (cellInputs), measured: { estimate, low,
  *   high }|null }, for each pair the folder has
  * @throws {Error} one line: no fingerprint, no profile, or no pair with both cells profiled
@@ -124,7 +125,8 @@ function modelInputs ({ env, rows, profile, verdicts }) {
     if (cells && cells.every(Boolean)) pairs.push({ id: pair.id, label: pair.label, ids, cells, measured: measured.get(pair.id) ?? null })
   }
   if (pairs.length === 0) throw new Error('it has no profiled pair of sync and async cells on the page cache (1 process or a cluster of 2)')
-  return { fingerprint: env.fingerprint, node: env.node, runtime: rows.find((r) => r.cell === pairs[0].ids[0]).runtime, pairs }
+  const runtime = rows.find((r) => r.cell === pairs[0].ids[0]).runtime
+  return { fingerprint: env.fingerprint, node: env.node, freshFiles: env.options?.freshFiles === true, runtime, pairs }
 }
 
 // A pair's sync and async cells on the page cache (a plain folder, no delay, no revision, not the A/A copy), or null.
