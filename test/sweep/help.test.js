@@ -43,6 +43,7 @@ const ENTRIES = [
   [['bench/slowloris.js'], []],
   [['bench/warmup.js'], []],
   [['bench/file-growth.js'], []],
+  [['bench/window-noise.js'], []],
   [['bench/soak.js'], []],
   [['bench/minimal-server.js'], []],
   [['bench/minimal-express.js'], []]
