@@ -23,10 +23,10 @@ const LIST_HELP = {
 
 /** What each option of the commands that run cells means (sweep/plan/grid.js SWEEP_OPTIONS, sweep/peak/peak.js PEAK_OPTIONS). */
 const OPTION_HELP = {
-  rounds: 'sweep, quick, versions: the fewest clean rounds (each measures every cell in interleaved windows); ' +
+  rounds: 'sweep, quick, versions: the fewest clean rounds of each phase (each measures every cell of the phase in interleaved windows); ' +
     'capacity: rounds of searches, each cell on a fresh server in each; run, peak: runs of each cell',
   repeats: 'the old name of --rounds: refused, with a pointer to --rounds',
-  maxRounds: 'the most clean rounds',
+  maxRounds: 'the most clean rounds (of each phase: the page cache, then storage that waits)',
   budget: 'seconds (or 90s, 2m, 1h) the servers, warm-up and rounds may take: no round is started that would overrun it',
   margin: 'a ratio within ±margin of 1 (its whole interval) is "the same"; ' +
     'rounds are added until every headline interval\'s high/low is under 1 + margin (then it has a verdict)',

@@ -71,13 +71,13 @@ function startChild (args, pattern, env = process.env) {
  * of its own, on a free port.
  * @param {string} kind
  * @param {string[]} [args] more flags for it
- * @returns {Promise<{ port: number, dataPath: string, stop(): Promise<void> }>} stop() ends it and removes the folder
+ * @returns {Promise<{ port: number, pid: number, dataPath: string, stop(): Promise<void> }>} stop() ends it and removes the folder
  */
 async function serveKind (kind, args = []) {
   const dataPath = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${kind}-`))
   const { child, exited, port } = await startChild(
     [path.join(ROOT, 'servers', `${kind}.js`), '--serverPort=0', `--dataPath=${dataPath}`, '--nServers=2', ...args], READY)
-  return { port, dataPath, stop: async () => { child.kill('SIGTERM'); await exited; fs.rmSync(dataPath, { recursive: true, force: true }) } }
+  return { port, pid: child.pid, dataPath, stop: async () => { child.kill('SIGTERM'); await exited; fs.rmSync(dataPath, { recursive: true, force: true }) } }
 }
 
 /** Runs `node ARGS` to its end; resolves with its stdout, rejects (with its stderr) if it fails. */

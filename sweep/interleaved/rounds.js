@@ -6,6 +6,12 @@
 // overrun --budget, or --maxRounds is reached. A round that could not get its clean passes is
 // disturbed: its rows are invalid and another round is run, at most --rounds more in all. Writes
 // rounds.csv (each round's phases), passes.csv (each pass's interference) and windows.csv.
+//
+// The page cache's cells and the cells that wait (a FUSE delay, the real disk, a link's round trip) are measured in two
+// phases, one after the other, each with its share of the budget: waiting cells leave the cores idle, and on a VM
+// where a core left idle runs the next work slower for a while, the page cache's servers measured beside them took a third to
+// a half more CPU per request, and a sync cluster's lead over one process came and went with the cells around it
+// (bench/RESULTS.md, "The cells around a cell"). Every comparison is of cells of one storage, so none spans phases.
 
 const path = require('node:path')
 const { openCells, warmCells, beginRound, closeCells, fairWindows } = require('./live-cells')
@@ -20,6 +26,13 @@ const { openPool } = require('../../client/pool')
 const { precision } = require('../../report/stats/precision')
 const { runRows } = require('../../report/data/read')
 const { stopReason } = require('./stop')
+
+// The plan's cells in phases: the page cache's, then those that wait on storage or a link (those present).
+function storageGroups (cells) {
+  const waits = (cell) => cell.storage !== 'cache' || (cell.rtt ?? 0) > 0
+  return [cells.filter((cell) => !waits(cell)), cells.filter(waits)].filter((group) => group.length > 0)
+}
+const groupLabel = (cell) => (cell.storage === 'cache' && !(cell.rtt > 0) ? 'the page cache' : 'storage or a link that waits')
 
 const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'cells', 'passes', 'measured', 'verify', 'total', 'precision']
 const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1', 'waitedMs']
@@ -95,50 +108,74 @@ async function runRounds ({ cells, options }, ctx, add) {
   }
   try {
     await generation()
-    let clean = 0
-    for (let round = 1; ; round++) {
-      if (round > 1 && options.restartEvery > 0 && (round - 1) % options.restartEvery === 0) await generation()
-      const roundStart = performance.now()
-      await beginRound(state, options)
-      const measuring = state.filter((c) => !c.failed && !c.settled).length
-      const measured = await runPasses(state, { ...live, onPass: (pass, windows) => {
-        write.pass({ round, ...pass })
-        for (const w of windows) write.window({ round, ...w, opsPerSec: w.wallUs > 0 ? Math.round(w.ops / (w.wallUs / 1e6)) : '' })
-      } })
-      const passesMs = Math.round(performance.now() - roundStart)
-      let disturbed = (measured.disturbed
-        ? `disturbed: ${measured.passes.length - measured.clean} of ${measured.passes.length} passes had more than ` +
-          `${options.maxInterference * 100}% of the CPU taken by others (${measured.clean} of ${options.passes} clean)`
-        : '')
-      for (const row of await endRound(state, { round, order: (round - 1) * cells.length + 1, disturbed }, ctx)) {
-        add(row)
-        written.push(row)
+    const groups = storageGroups(cells)
+    const stops = []
+    for (const [g, group] of groups.entries()) {
+      // A phase: the rounds of one group's cells, the others parked (measured no more, as if settled), with the budget
+      // left shared by the cells left.
+      const ids = new Set(group.map((cell) => cell.id))
+      const left = groups.slice(g).reduce((n, gr) => n + gr.length, 0)
+      const phase = { clean: 0, disturbed: 0, rounds: 0, started: seconds() }
+      const budget = Math.max(0, options.budget - phase.started) * group.length / left
+      for (const c of state) c.settled = !ids.has(c.cell.id)
+      if (groups.length > 1) say(`${groupLabel(group[0])}: ${group.length} cells, ${Math.round(budget)} s of the budget`)
+      for (;;) {
+        const round = result.rounds + 1
+        phase.rounds++
+        if (phase.rounds > 1 && options.restartEvery > 0 && (phase.rounds - 1) % options.restartEvery === 0) {
+          await generation()
+          for (const c of state) c.settled = !ids.has(c.cell.id)
+        }
+        const roundStart = performance.now()
+        await beginRound(state, options)
+        const measuring = state.filter((c) => !c.failed && !c.settled).length
+        const measured = await runPasses(state, { ...live, onPass: (pass, windows) => {
+          write.pass({ round, ...pass })
+          for (const w of windows) write.window({ round, ...w, opsPerSec: w.wallUs > 0 ? Math.round(w.ops / (w.wallUs / 1e6)) : '' })
+        } })
+        const passesMs = Math.round(performance.now() - roundStart)
+        let disturbed = (measured.disturbed
+          ? `disturbed: ${measured.passes.length - measured.clean} of ${measured.passes.length} passes had more than ` +
+            `${options.maxInterference * 100}% of the CPU taken by others (${measured.clean} of ${options.passes} clean)`
+          : '')
+        for (const row of await endRound(state, { round, order: (round - 1) * cells.length + 1, disturbed }, ctx)) {
+          add(row)
+          written.push(row)
+        }
+        // A cold cell whose cache drifted (sweep/cell/cache-state.js) makes the round one to measure again, as a disturbed one.
+        const drifted = state.filter((c) => c.drift)
+        if (!disturbed && drifted.length > 0) disturbed = drifted.map((c) => `${c.cell.id}: ${c.drift}`).join('; ')
+        const keptMs = Math.round(measured.windows.reduce((a, w) => a + (w.kept ? w.wallUs : 0), 0) / 1000)
+        timing.measured += keptMs
+        if (disturbed) {
+          result.disturbed++
+          phase.disturbed++
+        } else phase.clean++
+        result.rounds = round
+        const now = precision(runRows(written.filter((row) => ids.has(row.cell))), options.margin)
+        // Past --rounds, a cell all of whose comparisons are narrow enough is settled: it gets no more
+        // windows (and rows), which go to the cells still needed.
+        if (phase.clean >= options.rounds) for (const c of state) c.settled ||= !now.needed(c.cell.id)
+        const total = Math.round(performance.now() - roundStart)
+        write.round({ round, startedAt: new Date(Date.now() - total).toISOString(), disturbed: Boolean(disturbed), cells: measuring,
+          passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
+        lap('rounds')
+        say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
+        if (phase.rounds === 1 && options.fairWindows) for (const line of fairWindows(state.filter((c) => ids.has(c.cell.id)))) say(line)
+        // One phase has the whole budget, counted from the run's start; a phase of two, its share, from its own.
+        const alone = groups.length === 1
+        const elapsed = alone ? seconds() : seconds() - phase.started
+        const perRound = (alone ? seconds() - (timing.start + timing.warm) / 1000 : elapsed) / phase.rounds
+        const stop = stopReason({ aborted: ctx.signal.aborted, allFailed: state.every((c) => c.failed || !ids.has(c.cell.id)), clean: phase.clean,
+          disturbed: phase.disturbed, precise: now.precise, elapsed, perRound }, alone ? options : { ...options, budget: Number(budget.toFixed(1)) })
+        if (stop) {
+          stops.push(groups.length > 1 ? `${groupLabel(group[0])}: ${stop}` : stop)
+          break
+        }
       }
-      // A cold cell whose cache drifted (sweep/cell/cache-state.js) makes the round one to measure again, as a disturbed one.
-      const drifted = state.filter((c) => c.drift)
-      if (!disturbed && drifted.length > 0) disturbed = drifted.map((c) => `${c.cell.id}: ${c.drift}`).join('; ')
-      const keptMs = Math.round(measured.windows.reduce((a, w) => a + (w.kept ? w.wallUs : 0), 0) / 1000)
-      timing.measured += keptMs
-      if (disturbed) result.disturbed++
-      else clean++
-      result.rounds = round
-      const now = precision(runRows(written), options.margin)
-      // Past --rounds, a cell all of whose comparisons are narrow enough is settled: it gets no more
-      // windows (and rows), which go to the cells still needed.
-      if (clean >= options.rounds) for (const c of state) c.settled ||= !now.needed(c.cell.id)
-      const total = Math.round(performance.now() - roundStart)
-      write.round({ round, startedAt: new Date(Date.now() - total).toISOString(), disturbed: Boolean(disturbed), cells: measuring,
-        passes: passesMs, measured: keptMs, verify: total - passesMs, total, precision: now.summary })
-      lap('rounds')
-      say(`round ${round}${disturbed ? ' (disturbed)' : ''} in ${(total / 1000).toFixed(1)} s; ${now.summary}`)
-      if (round === 1 && options.fairWindows) for (const line of fairWindows(state)) say(line)
-      const stop = stopReason({ aborted: ctx.signal.aborted, allFailed: state.every((c) => c.failed), clean, disturbed: result.disturbed,
-        precise: now.precise, elapsed: seconds(), perRound: (seconds() - (timing.start + timing.warm) / 1000) / round }, options)
-      if (stop) {
-        result.stop = stop
-        break
-      }
+      if (ctx.signal.aborted) break
     }
+    result.stop = stops.join('; ') || result.stop
     if (options.profile && !ctx.signal.aborted) {
       lap('rounds')
       await generation(true)

@@ -44,6 +44,7 @@ const ENTRIES = [
   [['bench/warmup.js'], []],
   [['bench/file-growth.js'], []],
   [['bench/window-noise.js'], []],
+  [['bench/idle-gap.js'], ['burst', 'reps']],
   [['bench/soak.js'], []],
   [['bench/minimal-server.js'], []],
   [['bench/minimal-express.js'], []]

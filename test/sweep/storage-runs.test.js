@@ -1,7 +1,8 @@
 'use strict'
 // End to end through the FUSE delay layer: a cluster appending through the mount verifies, the
 // row carries the measured storage latency and the daemon's cost, and no mount or daemon of the
-// run is left after it ends, is killed with SIGKILL, or left a stale mount behind.
+// run is left after it ends, is killed with SIGKILL, or left a stale mount behind. An interleaved run
+// measures the page cache's cells and the delayed ones in two phases, one after the other.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -9,6 +10,7 @@ const { spawn } = require('node:child_process')
 const { once } = require('node:events')
 const { setTimeout: sleep } = require('node:timers/promises')
 const t = require('tap')
+const { parse } = require('csv-parse/sync')
 const { startSweep, runSweep, resultsDir, readSummary, loggedPids } = require('../fixtures/sweep-run')
 const { checkFuse } = require('../../storage')
 const { delayfsMounts, cleanStaleMounts } = require('../../storage/stale')
@@ -44,6 +46,24 @@ t.test('two cluster workers append through a 200 µs mount: verified, latency an
   t.ok(Number(row.storageCpuPerReqUs) > 0, 'the daemon\'s CPU per request is recorded')
   t.same(mountsUnder(f.root), [], 'no mount is left')
   t.same(daemonPids(dir).filter(isAlive), [], 'no daemon is left')
+})
+
+t.test('an interleaved run measures the page cache\'s cells in rounds of their own, then the 1 ms cells in theirs', { skip }, async (t) => {
+  const f = folders(t)
+  const { code, stderr } = await runSweep(t, ['sweep', '--kinds=sync,async', '--nClients=1', '--aa=off', '--ioDelay=off,1000', '--passes=2',
+    '--window=20', '--warmOps=20', '--rounds=3', '--maxRounds=3', '--maxInterference=1', '--seed=5', ...f.args])
+  t.equal(code, 0, stderr)
+  const dir = resultsDir(f.results)
+  const csv = (name) => parse(fs.readFileSync(path.join(dir, name), 'utf8'), { columns: true })
+  const roundsOf = (delayed) => [...new Set(csv('windows.csv').filter((w) => /-d1000/.test(w.cell) === delayed).map((w) => Number(w.round)))]
+  t.same(roundsOf(false), [1, 2, 3], 'the page cache\'s cells: rounds 1 to 3')
+  t.same(roundsOf(true), [4, 5, 6], 'then the 1 ms cells: rounds 4 to 6, none of them beside the page cache\'s')
+  t.same(csv('rounds.csv').map((r) => r.cells), ['2', '2', '2', '2', '2', '2'], 'each round measures its phase\'s 2 cells')
+  for (const row of readSummary(dir)) t.equal(row.valid, 'true', `${row.cell} round ${row.repeat}: a valid row`)
+  t.equal(readSummary(dir).length, 12, 'each of the 4 cells has a row for each of its 3 rounds')
+  const env = JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8'))
+  t.match(env.rounds.stop, /^the page cache: 3 rounds \(--maxRounds\); storage or a link that waits: 3 rounds \(--maxRounds\)$/, 'each phase\'s stop')
+  t.match(stderr, /the page cache: 2 cells, \d+ s of the budget/)
 })
 
 t.test('SIGKILL of the sweep mid-cell leaves no mount, daemon or server after 5 s', { skip }, async (t) => {
