@@ -221,6 +221,14 @@ function fairWindows (state) {
   })
 }
 
+// The plan's cells in the phases of an interleaved run (sweep/interleaved/rounds.js): the page cache's, then those that wait
+// on storage or a link (the groups present), and a phase's name.
+function storageGroups (cells) {
+  const waits = (cell) => cell.storage !== 'cache' || (cell.rtt ?? 0) > 0
+  return [cells.filter((cell) => !waits(cell)), cells.filter(waits)].filter((group) => group.length > 0)
+}
+const groupLabel = (cell) => (cell.storage === 'cache' && !(cell.rtt > 0) ? 'the page cache' : 'storage or a link that waits')
+
 /** Stops every cell's load generators, link, server and storage, and removes its data. */
 async function closeCells (state) {
   await Promise.all(state.map(async (c) => {
@@ -231,4 +239,4 @@ async function closeCells (state) {
   }))
 }
 
-module.exports = { openCells, warmCells, beginRound, closeCells, fairWindows, startEach }
+module.exports = { openCells, warmCells, beginRound, closeCells, fairWindows, startEach, storageGroups, groupLabel }

@@ -1,6 +1,7 @@
 'use strict'
 // --profile: after the verdict rounds, --profileRounds more rounds on fresh servers started with the profilers' flags
-// (the verdict rounds' servers ran without them), the same interleaving and windows. In each, a random quarter of
+// (the verdict rounds' servers ran without them), the same interleaving and windows, in the same phases (the page cache's
+// cells, then those that wait: sweep/interleaved/rounds.js), --profileRounds for each. In each, a random quarter of
 // the passes (at least one) is left unprofiled, so the profilers' cost is measured in the same rounds at no fixed
 // place. Where perf works it samples the profiled passes (the categories come from it) but the last of the first
 // profiled round, which is V8's profiler's (JS stacks in every serving process, for the .cpuprofile files): V8's
@@ -10,7 +11,7 @@
 // and the time its event loop waited on a full pool.
 // Nothing of these rounds reaches summary.csv; they write profile/ (profile/session.js).
 
-const { beginRound } = require('./live-cells')
+const { beginRound, storageGroups, groupLabel } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses } = require('./passes')
 const { groupMembers } = require('../cell/process-group')
@@ -87,12 +88,17 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
   const session = openProfileSession(dir, { rounds: live.options.profileRounds, say })
   const perf = session.mode === 'perf'
   try {
-    for (let k = 0; k < live.options.profileRounds && !live.signal.aborted; k++) {
-      const round = firstRound + k
+    // Every cell is profiled, settled or not, in the verdict rounds' phases: each phase's cells in rounds of their own.
+    const groups = storageGroups(state.map((c) => c.cell))
+    for (let n = 0; n < groups.length * live.options.profileRounds && !live.signal.aborted; n++) {
+      const k = n % live.options.profileRounds
+      const group = groups[Math.floor(n / live.options.profileRounds)]
+      const ids = new Set(group.map((cell) => cell.id))
+      const round = firstRound + n
       await beginRound(state, live.options)
-      for (const c of state) c.settled = false // every cell is profiled, settled or not
-      const alive = state.filter((c) => !c.failed)
-      if (alive.length === 0) break
+      for (const c of state) c.settled = !ids.has(c.cell.id)
+      const alive = state.filter((c) => !c.failed && ids.has(c.cell.id))
+      if (alive.length === 0) continue
       for (const c of alive) {
         const members = groupMembers(c.opened.server.child.pid).map((m) => m.pid)
         c.cpuNow = () => members.reduce((a, pid) => a + threadsCpuNs(pid), 0)
@@ -120,7 +126,7 @@ async function runProfiledRounds (state, live, { dir, firstRound, say }, ctx) {
           problems: new Map(rows.filter((r) => !r.valid).map((r) => [r.cell, r.reason]))
         }
       })
-      say(`profiled round ${k + 1} of ${live.options.profileRounds}`)
+      say(`profiled round ${k + 1} of ${live.options.profileRounds}${groups.length > 1 ? ` (${groupLabel(group[0])})` : ''}`)
     }
     return live.signal.aborted ? null : session.write()
   } finally {

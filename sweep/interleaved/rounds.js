@@ -14,7 +14,7 @@
 // (bench/RESULTS.md, "The cells around a cell"). Every comparison is of cells of one storage, so none spans phases.
 
 const path = require('node:path')
-const { openCells, warmCells, beginRound, closeCells, fairWindows } = require('./live-cells')
+const { openCells, warmCells, beginRound, closeCells, fairWindows, storageGroups, groupLabel } = require('./live-cells')
 const { endRound } = require('./round-rows')
 const { runPasses, MACHINE } = require('./passes')
 const { runProfiledRounds } = require('./profiled')
@@ -26,13 +26,6 @@ const { openPool } = require('../../client/pool')
 const { precision } = require('../../report/stats/precision')
 const { runRows } = require('../../report/data/read')
 const { stopReason } = require('./stop')
-
-// The plan's cells in phases: the page cache's, then those that wait on storage or a link (those present).
-function storageGroups (cells) {
-  const waits = (cell) => cell.storage !== 'cache' || (cell.rtt ?? 0) > 0
-  return [cells.filter((cell) => !waits(cell)), cells.filter(waits)].filter((group) => group.length > 0)
-}
-const groupLabel = (cell) => (cell.storage === 'cache' && !(cell.rtt > 0) ? 'the page cache' : 'storage or a link that waits')
 
 const ROUND_COLUMNS = ['round', 'startedAt', 'disturbed', 'cells', 'passes', 'measured', 'verify', 'total', 'precision']
 const PASS_COLUMNS = ['round', 'pass', 'startedAt', 'kept', 'seconds', 'own', 'other', 'steal', 'iowait', 'interference', 'runnable', 'load1', 'waitedMs']

@@ -4,7 +4,7 @@
 // random quarter;
 // profile/ holds each cell's rounds, categories that add up to what was sampled, folded stacks and a V8
 // profile per serving process; the report explains; nothing of the profiled rounds is a summary row,
-// and nothing is left behind (the profiles' folder, perf's JIT maps).
+// and nothing is left behind (the profiles' folder, perf's JIT maps). The profiled rounds come in the verdict rounds' phases.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -13,6 +13,7 @@ const { runSweep, resultsDir, readSummary, loggedPids } = require('../../fixture
 const { perfProblem } = require('../../../profile/perf')
 const { passPlan } = require('../../../sweep/interleaved/profiled')
 const { mulberry32 } = require('../../../lib/random')
+const { checkFuse } = require('../../../storage')
 
 t.test('the passes of a profiled round: a random quarter unprofiled, V8 the last profiled pass of the first round if perf keeps one', async (t) => {
   const random = mulberry32(7)
@@ -83,6 +84,19 @@ t.test('quick --profile writes profile/ from its profiled rounds and the report 
   const left = loggedPids(dir).filter((pid) => fs.existsSync(`/tmp/perf-${pid}.map`))
   t.same(left, [], 'no JIT map of a server is left in /tmp')
 })
+
+t.test('the profiled rounds come in phases too: the page cache\'s cells, then the 1 ms cells, each in rounds of their own', { skip: checkFuse() },
+  async (t) => {
+    const root = t.testdir({ results: {}, data: {} })
+    const { code, stderr } = await runSweep(t, ['quick', '--profile', '--profileRounds=1', ...SMALL, '--ioDelay=off,1000',
+      `--results=${path.join(root, 'results')}`, `--dataPath=${path.join(root, 'data')}`])
+    t.equal(code, 0, stderr)
+    const doc = JSON.parse(fs.readFileSync(path.join(resultsDir(path.join(root, 'results')), 'profile', 'profile.json'), 'utf8'))
+    const rounds = Object.fromEntries(Object.entries(doc.cells).map(([id, cell]) => [id, cell.rounds.map((r) => r.round)]))
+    t.same(rounds, { 'sync-s1-c1-doff': [3], 'async-s1-c1-doff': [3], 'sync-s1-c1-d1000': [4], 'async-s1-c1-d1000': [4] },
+      'verdict rounds 1 (the page cache) and 2 (1 ms), then profiled round 3 for the page cache\'s cells and 4 for the 1 ms cells')
+    t.match(stderr, /profiled round 1 of 1 \(the page cache\)[^]*profiled round 1 of 1 \(storage or a link that waits\)/)
+  })
 
 t.test('--profile profiles this machine only, and not capacity\'s searches', async (t) => {
   const capacity = await runSweep(t, ['capacity', '--profile'])
