@@ -41,7 +41,7 @@ const OPTION_HELP = {
     'V8 in every serving process; writes profile/ and the report\'s Why section (no verdict includes them); ' +
     'run: after its runs, each cell profiled and unprofiled on fresh servers in each such round',
   profileRounds: 'how many profiled rounds --profile adds (for each phase: the page cache, then storage that waits)',
-  restartEvery: 'start every server afresh (and warm it up again) every N rounds: new processes and memory layouts; 0 = once for the whole run',
+  restartEvery: 'start the servers of the cells a phase still measures afresh (new processes, warmed up again) every N of its rounds; 0 = once for the run',
   freshFiles: 'start every round from the files as created (emptied in place, created again): each round the same operations on files ' +
     'of the same sizes, whatever the budget or machine; false: the files grow through the run (a PUT appends, a GET sorts the whole file)',
   slo: 'capacity: the latency target, PERCENTILE:LIMIT (p50, p90, p99, p999; us, ms or s), ' +

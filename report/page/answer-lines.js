@@ -15,6 +15,10 @@ function rank (e) {
   return { undecided: 1, faster: 2, slower: 2, same: 3 }[e.verdict] ?? 1
 }
 const distance = (e) => (e.ratio ? Math.abs(Math.log(e.ratio.estimate)) : 0)
+// After an A/A pair that came out different: each cell is one set of processes for the run, and on some machines two
+// processes of one configuration keep a difference that no interval over rounds holds (bench/RESULTS.md, the Intel VM's).
+const PROCESSES_DIFFER = 'A/A: two processes of one configuration kept a difference through the run; read a verdict within it of 1 as ' +
+  'the processes\', not the kinds\'; --restartEvery=N starts new ones every N rounds (with a longer --budget)'
 
 /**
  * @param {{ verdicts: object[], why?: object|null, metric?: string }} analysis report/index.js analyse: comparisons with
@@ -32,6 +36,8 @@ function answerLines ({ verdicts, why, metric = 'opsPerSec' }) {
     const ratio = !e.ratio ? '' : e.ratio.few ? `${fixed(e.ratio.estimate, 2)}× ` : `${formatRatio(e.ratio)} (${coverage(e.ratio)}) `
     return { text: `${e.label}: ${ratio}${text}`, tone: e.aa && e.verdict !== 'same' ? 'alarm' : tone }
   })
+  const differs = order.findIndex((e) => e.aa && (e.verdict === 'faster' || e.verdict === 'slower'))
+  if (differs >= 0) lines.splice(differs + 1, 0, { tone: 'alarm', text: PROCESSES_DIFFER })
   const explained = order.map((e) => [e, why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)]).filter(([, c]) => c)
   // Too few profiled rounds for an interval (report/stats/why.js): one line for the run, not one per comparison.
   const few = (c) => c.categories.every((d) => !(d.confidence >= BEYOND_CONFIDENCE))

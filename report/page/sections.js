@@ -33,7 +33,8 @@ function firstScreen ({ verdicts, margin, calibration, run, answer }, chart) {
       ${ratioCell(cost(e, 'clientCpuPerReqUs'), a, b)}<td class="num">${e.n ?? '–'}</td></tr>`
   }
   return html`<section id="verdicts"><h2>The answer</h2>
-    ${calibration?.failed && html`<p class="alarm"><strong>The machine was too noisy to trust this run.</strong> ${calibration.text}</p>`}
+    ${calibration?.failed && html`<p class="alarm"><strong>The A/A pair came out different: this run cannot be trusted as it is.</strong>
+      ${calibration.text}</p>`}
     ${chart && html`<figure id="verdicts-chart" aria-label="verdicts">${raw(chart.svg)}</figure>`}
     <div class="scroll"><table class="verdicts"><thead><tr><th>comparison (a vs b: a / b)</th><th>throughput</th>
     <th>server CPU per request</th><th>client CPU per request</th><th>rounds</th></tr></thead>

@@ -111,6 +111,10 @@ function sides (e) {
   return [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
 }
 
+// An A/A pair that came out faster or slower: each cell is one set of processes for the run (bench/RESULTS.md, the Intel VM's).
+const DIFFERENT = 'came out different: its two copies of the same server kept a difference (their processes differ, or the machine ' +
+  'or the method moved one), so no verdict within that of 1 can be trusted; --restartEvery=N starts new processes every N rounds'
+
 // The A/A pair's verdict as the run's calibration: did one configuration run as two cells come out the same?
 /**
  * The sentence about the A/A calibration, and whether it failed (the report then warns at the top).
@@ -126,8 +130,8 @@ function calibration (verdicts) {
   const failed = aa.verdict === 'faster' || aa.verdict === 'slower'
   const outcome = { same: `came out the same within ±${Math.round(aa.margin * 100)}%, as it must`,
     undecided: 'came out undecided: its interval is wider than the margin, so "same" verdicts below are weaker than they look',
-    faster: 'came out different: the machine or the method moved one copy of the same server, so no verdict here can be trusted',
-    slower: 'came out different: the machine or the method moved one copy of the same server, so no verdict here can be trusted' }
+    faster: DIFFERENT,
+    slower: DIFFERENT }
   return { text: `Calibration: ${what}: A/B ${formatRatio(aa.ratio)}, ${outcome[aa.verdict]}.`, failed }
 }
 

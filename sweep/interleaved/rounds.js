@@ -73,7 +73,17 @@ async function runRounds ({ cells, options }, ctx, add) {
   const started = performance.now()
   const seconds = () => (performance.now() - started) / 1000
   const timing = { start: 0, warm: 0, rounds: 0, profile: 0, stop: 0, measured: 0 }
-  const lap = (() => { let last = performance.now(); return (name) => { const t = performance.now(); timing[name] += Math.round(t - last); last = t } })()
+  // Adds the ms since the last lap to timing[name] and returns them.
+  const lap = (() => {
+    let last = performance.now()
+    return (name) => {
+      const t = performance.now()
+      const ms = Math.round(t - last)
+      timing[name] += ms
+      last = t
+      return ms
+    }
+  })()
   const bar = progressBar(Math.round(options.budget), '{bar} {value}/{total} s of the budget | {last}', { last: 'starting the servers' })
   const say = (line) => (bar
     ? bar.update(Math.min(Math.round(seconds()), Math.round(options.budget)), { last: line })
@@ -86,18 +96,20 @@ async function runRounds ({ cells, options }, ctx, add) {
   let state = []
   const written = [] // the rows so far, for the precision check after each round
   const result = { rounds: 0, disturbed: 0, stop: 'interrupted' }
-  // Every cell's servers, started and warmed up: once, or again every --restartEvery rounds; under --profile once
-  // more for the profiled rounds, with the profilers' flags, which the verdict rounds' servers never carry.
+  // Every cell's servers, started and warmed up: once, and under --profile once more for the profiled rounds, with the
+  // profilers' flags, which the verdict rounds' servers never carry. Every --restartEvery rounds of a phase the servers of
+  // the cells it still measures start again (`ids`); parked and settled cells keep theirs.
   let generations = 0
-  const generation = async (profile = false) => {
-    await closeCells(state)
+  const generation = async ({ profile = false, ids = null } = {}) => {
+    const again = (c) => !ids || ids.has(c.cell.id)
+    await closeCells(state.filter(again))
     lap('stop')
-    state = await openCells(cells, { ...live, options: { ...options, profile } }, ++generations)
-    lap('start')
-    say(`${state.filter((c) => !c.failed).length} servers up in ${(timing.start / 1000).toFixed(1)} s; warming up`)
-    const warmWindows = await warmCells(state, live)
-    lap('warm')
-    say(`warmed up in ${(timing.warm / 1000).toFixed(1)} s (${warmWindows} windows)`)
+    const fresh = await openCells(cells.filter((cell) => !ids || ids.has(cell.id)), { ...live, options: { ...options, profile } }, ++generations)
+    state = ids ? state.map((c) => (again(c) ? fresh.find((f) => f.cell === c.cell) : c)) : fresh
+    const up = lap('start')
+    say(`${fresh.filter((c) => !c.failed).length} servers up in ${(up / 1000).toFixed(1)} s; warming up`)
+    const warmWindows = await warmCells(fresh, live)
+    say(`warmed up in ${(lap('warm') / 1000).toFixed(1)} s (${warmWindows} windows)`)
   }
   try {
     await generation()
@@ -116,8 +128,7 @@ async function runRounds ({ cells, options }, ctx, add) {
         const round = result.rounds + 1
         phase.rounds++
         if (phase.rounds > 1 && options.restartEvery > 0 && (phase.rounds - 1) % options.restartEvery === 0) {
-          await generation()
-          for (const c of state) c.settled = !ids.has(c.cell.id)
+          await generation({ ids: new Set(state.filter((c) => !c.settled).map((c) => c.cell.id)) })
         }
         const roundStart = performance.now()
         await beginRound(state, options)
@@ -171,7 +182,7 @@ async function runRounds ({ cells, options }, ctx, add) {
     result.stop = stops.join('; ') || result.stop
     if (options.profile && !ctx.signal.aborted) {
       lap('rounds')
-      await generation(true)
+      await generation({ profile: true })
       await runProfiledRounds(state, live, { dir: ctx.dir, firstRound: result.rounds + 1, say }, ctx)
       lap('profile')
     }

@@ -2,7 +2,7 @@
 // End to end through the FUSE delay layer: a cluster appending through the mount verifies, the
 // row carries the measured storage latency and the daemon's cost, and no mount or daemon of the
 // run is left after it ends, is killed with SIGKILL, or left a stale mount behind. An interleaved run
-// measures the page cache's cells and the delayed ones in two phases, one after the other.
+// measures the page cache's cells and the delayed ones in two phases, one after the other, and restarts a phase's own servers.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -51,7 +51,7 @@ t.test('two cluster workers append through a 200 µs mount: verified, latency an
 t.test('an interleaved run measures the page cache\'s cells in rounds of their own, then the 1 ms cells in theirs', { skip }, async (t) => {
   const f = folders(t)
   const { code, stderr } = await runSweep(t, ['sweep', '--kinds=sync,async', '--nClients=1', '--aa=off', '--ioDelay=off,1000', '--passes=2',
-    '--window=20', '--warmOps=20', '--rounds=3', '--maxRounds=3', '--maxInterference=1', '--seed=5', ...f.args])
+    '--window=20', '--warmOps=20', '--rounds=3', '--maxRounds=3', '--restartEvery=2', '--maxInterference=1', '--seed=5', ...f.args])
   t.equal(code, 0, stderr)
   const dir = resultsDir(f.results)
   const csv = (name) => parse(fs.readFileSync(path.join(dir, name), 'utf8'), { columns: true })
@@ -64,6 +64,11 @@ t.test('an interleaved run measures the page cache\'s cells in rounds of their o
   const env = JSON.parse(fs.readFileSync(path.join(dir, 'env.json'), 'utf8'))
   t.match(env.rounds.stop, /^the page cache: 3 rounds \(--maxRounds\); storage or a link that waits: 3 rounds \(--maxRounds\)$/, 'each phase\'s stop')
   t.match(stderr, /the page cache: 2 cells, \d+ s of the budget/)
+  // --restartEvery=2: a phase's third round on new servers (generation 2, then 3); the other phase's cells keep theirs.
+  const logs = fs.readdirSync(path.join(dir, 'cells')).filter((name) => /-g\d+\.log$/.test(name)).sort()
+  t.same(logs, ['async-s1-c1-d1000-g3.log', 'async-s1-c1-doff-g2.log', 'sync-s1-c1-d1000-g3.log', 'sync-s1-c1-doff-g2.log'],
+    'each phase started its own cells again, once')
+  t.match(stderr, /sweep: 2 servers up in [\d.]+ s; warming up/, 'a restart starts the phase\'s 2 servers, not all 4')
 })
 
 t.test('SIGKILL of the sweep mid-cell leaves no mount, daemon or server after 5 s', { skip }, async (t) => {
