@@ -1,9 +1,12 @@
 'use strict'
 // How much an interleaved run's windows vary, beside what its A/A pair said: per results folder, the A/A verdict (its ratio,
-// interval, verdict and rounds, from verdicts.json), how long the A/A cell's kept windows lasted (median ms) and how much their
-// throughput varied within a round (the median over rounds of the coefficient of variation, windows.csv), and whether its
-// files grew through the run. With fresh files and windows of 200 operations quick's windows varied more than at 300, and
-// its A/A came out the same in 6 of 9 runs against 5 of 5 (docs/RESULTS.md, "Every round from the files as created, by default").
+// interval, verdict and rounds, from verdicts.json) and how far its per-round ratio spread (the standard deviation of its log),
+// how long the A/A cell's kept windows lasted (median ms), how much their throughput varied within a round (the median over
+// rounds of the coefficient of variation, windows.csv), how alike a window and the cell's next one in its round were
+// (correlation of their logs over the round's mean: about −1/(passes−1) when each is its own), and whether its files grew.
+// With fresh files and windows of 200 operations quick's windows varied more than at 300, and its A/A came out the same in 6
+// of 9 runs against 5 of 5 (docs/RESULTS.md, "Every round from the files as created, by default"); on the Intel Xeon VM each
+// window draws a speed of its own (bench/RESULTS.md, "Where the windows' noise comes from").
 // `node bench/window-noise.js RESULTS_DIR...`
 
 const fs = require('node:fs')
@@ -23,10 +26,22 @@ if (args.length === 0 || args.some((a) => a.startsWith('-'))) {
   process.exit(2)
 }
 
-const cv = (xs) => {
-  const mean = xs.reduce((s, x) => s + x, 0) / xs.length
-  return Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / xs.length) / mean
+const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length
+const sd = (xs) => Math.sqrt(xs.reduce((s, x) => s + (x - mean(xs)) ** 2, 0) / xs.length)
+const cv = (xs) => sd(xs) / mean(xs)
+// Pearson's correlation of pairs.
+const correlation = (pairs) => {
+  const [mx, my] = [mean(pairs.map((p) => p[0])), mean(pairs.map((p) => p[1]))]
+  const cov = pairs.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0)
+  return cov / Math.sqrt(pairs.reduce((s, [x]) => s + (x - mx) ** 2, 0) * pairs.reduce((s, [, y]) => s + (y - my) ** 2, 0))
 }
+// A cell's kept windows by round.
+const byRound = (windows, cell) => {
+  const rounds = new Map()
+  for (const w of windows.filter((w) => w.cell === cell && w.kept)) rounds.set(w.round, [...(rounds.get(w.round) ?? []), w])
+  return rounds
+}
+const rate = (ws) => ws.reduce((s, w) => s + w.ops, 0) / ws.reduce((s, w) => s + w.wallUs, 0)
 let status = 0
 for (const dir of args) {
   try {
@@ -34,14 +49,21 @@ for (const dir of args) {
     const verdicts = JSON.parse(fs.readFileSync(path.join(dir, 'verdicts.json'), 'utf8'))
     const aa = verdicts.comparisons.find((c) => c.metric === 'opsPerSec' && c.kind === 'aa')
     if (!aa || windows.length === 0) throw new Error('no A/A pair or no windows.csv: not an interleaved run with one')
-    const kept = windows.filter((w) => w.cell === aa.a && w.kept)
-    const rounds = new Map()
-    for (const w of kept) rounds.set(w.round, [...(rounds.get(w.round) ?? []), w])
+    const rounds = byRound(windows, aa.a)
+    const kept = [...rounds.values()].flat()
     const variation = median([...rounds.values()].filter((ws) => ws.length > 2).map((ws) => cv(ws.map((w) => w.opsPerSec))))
+    // The A/A ratio of each round (its windows' operations over their time, as a round's row has it) and its spread.
+    const copy = byRound(windows, aa.b)
+    const spread = sd([...rounds].filter(([round]) => copy.has(round)).map(([round, ws]) => Math.log(rate(ws) / rate(copy.get(round)))))
+    // Each window against the cell's next one in its round, both over the round's mean (log): alike, or each its own?
+    const next = [...rounds.values()].flatMap((ws) => {
+      const logs = ws.map((w) => Math.log(w.opsPerSec))
+      return logs.slice(1).map((x, k) => [logs[k] - mean(logs), x - mean(logs)])
+    })
     const files = env.options?.freshFiles ? 'fresh files' : 'files growing'
     console.log(`${path.basename(dir)}: A/A ${aa.estimate.toFixed(3)}× [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}] ${aa.verdict} ` +
-      `(${aa.n} rounds); windows ${median(kept.map((w) => w.wallUs / 1000)).toFixed(0)} ms, varying by ${variation.toFixed(3)} ` +
-      `within a round; ${files}`)
+      `(${aa.n} rounds, per-round ratio spread ${spread.toFixed(3)}); windows ${median(kept.map((w) => w.wallUs / 1000)).toFixed(0)} ms, ` +
+      `varying by ${variation.toFixed(3)} within a round, a window against the next ${correlation(next).toFixed(2)}; ${files}`)
   } catch (err) {
     process.stderr.write(`bench/window-noise.js: ${dir}: ${err.message}\n`)
     status = 1

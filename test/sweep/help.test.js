@@ -45,6 +45,7 @@ const ENTRIES = [
   [['bench/file-growth.js'], []],
   [['bench/window-noise.js'], []],
   [['bench/idle-gap.js'], ['burst', 'reps']],
+  [['bench/steadiness.js'], ['seconds', 'slice']],
   [['bench/soak.js'], []],
   [['bench/minimal-server.js'], []],
   [['bench/minimal-express.js'], []]
