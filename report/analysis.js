@@ -30,7 +30,7 @@ function analyse (results, all, cells, profile) {
   const verdicts = comparisons(all, { margin })
   const run = runFigures(results)
   const why = profile && whyAnalysis(profile, verdicts)
-  return { verdicts, margin, calibration: calibration(verdicts), run, runNote: runNote(run), fits: fitScaling(cells),
+  return { verdicts, margin, calibration: calibration(verdicts, results.env), run, runNote: runNote(run), fits: fitScaling(cells),
     crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells),
     why, pool: poolModel(results, cells, verdicts, why), storage: realStorage(results.env, cells, verdicts), fsapi: fsApiAnalysis(all, verdicts, why) }
 }

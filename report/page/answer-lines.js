@@ -4,7 +4,7 @@
 // report writes them to answer.txt and shows them on its first screen; every command that measures prints
 // them last (sweep/runner.js). Each interval says what it covers: its confidence and rounds.
 
-const { formatRatio, fixed, verdictOf, sides } = require('../stats/verdicts')
+const { formatRatio, fixed, verdictOf, sides, needsText } = require('../stats/verdicts')
 const { differenceText, BEYOND_CONFIDENCE } = require('../stats/why')
 const { coverage } = require('../../lib/median')
 
@@ -15,19 +15,19 @@ function rank (e) {
   return { undecided: 1, faster: 2, slower: 2, same: 3 }[e.verdict] ?? 1
 }
 const distance = (e) => (e.ratio ? Math.abs(Math.log(e.ratio.estimate)) : 0)
-// After an A/A pair that came out different: each cell is one set of processes for the run, and on some machines two
-// processes of one configuration keep a difference that no interval over rounds holds (bench/RESULTS.md, the Intel VM's).
-const PROCESSES_DIFFER = 'A/A: two processes of one configuration kept a difference through the run; read a verdict within it of 1 as ' +
-  'the processes\', not the kinds\'; --restartEvery=N starts new ones every N rounds (with a longer --budget)'
+// After an A/A pair that came out different: what to make of it (report/stats/verdicts.js calibration says the same in the report).
+const AA_DIFFERS = 'A/A: one configuration run as two cells came out different, which an interval allows by chance in 1 run of 20; read a ' +
+  'verdict within that of 1 as undecided and run it again (bench/process-offset.js: do kept processes differ here? --restartEvery=N: new ones)'
 
 /**
- * @param {{ verdicts: object[], why?: object|null, metric?: string }} analysis report/index.js analyse: comparisons with
- *   their cells, and the profile's analysis (report/stats/why.js whyAnalysis) when the run was profiled; metric: the
- *   headline one, opsPerSec unless given (capacity for a capacity folder)
+ * @param {{ verdicts: object[], why?: object|null, calibration?: object|null, metric?: string }} analysis report/index.js analyse:
+ *   comparisons with their cells, the profile's analysis (report/stats/why.js whyAnalysis) when the run was profiled, and the
+ *   A/A calibration (report/stats/verdicts.js: what an undecided pair needs); metric: the headline one, opsPerSec unless given
+ *   (capacity for a capacity folder)
  * @returns {{ text: string, tone: 'alarm'|'none'|'up'|'down'|'same'|'why' }[]} tone: alarm for an A/A pair that is not
  *   the same, the rest as report/stats/verdicts.js verdictOf
  */
-function answerLines ({ verdicts, why, metric = 'opsPerSec' }) {
+function answerLines ({ verdicts, why, calibration, metric = 'opsPerSec' }) {
   const headline = verdicts.filter((e) => e.metric === metric)
   const order = [...headline].sort((x, y) => rank(x) - rank(y) || distance(y) - distance(x))
   const lines = order.map((e) => {
@@ -37,7 +37,11 @@ function answerLines ({ verdicts, why, metric = 'opsPerSec' }) {
     return { text: `${e.label}: ${ratio}${text}`, tone: e.aa && e.verdict !== 'same' ? 'alarm' : tone }
   })
   const differs = order.findIndex((e) => e.aa && (e.verdict === 'faster' || e.verdict === 'slower'))
-  if (differs >= 0) lines.splice(differs + 1, 0, { tone: 'alarm', text: PROCESSES_DIFFER })
+  if (differs >= 0) lines.splice(differs + 1, 0, { tone: 'alarm', text: AA_DIFFERS })
+  const undecided = order.findIndex((e) => e.aa && e.verdict === 'undecided')
+  if (undecided >= 0 && calibration?.needs) {
+    lines.splice(undecided + 1, 0, { tone: 'alarm', text: `A/A: undecided at this machine's noise: ${needsText(calibration.needs)}` })
+  }
   const explained = order.map((e) => [e, why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)]).filter(([, c]) => c)
   // Too few profiled rounds for an interval (report/stats/why.js): one line for the run, not one per comparison.
   const few = (c) => c.categories.every((d) => !(d.confidence >= BEYOND_CONFIDENCE))

@@ -56,7 +56,7 @@ function answersSection (results, cells, { verdicts, margin }) {
   const ops = verdicts.filter((e) => e.metric === 'opsPerSec' && !e.aa && e.ratio)
   if (ops.length === 0) return ''
   const cpu = verdicts.filter((e) => e.metric === 'serverCpuPerReqUs' && e.kind === 'store' && e.ratio)
-  const aa = calibration(verdicts)
+  const aa = calibration(verdicts, results.env)
   return html`<section id="answers"><h2>Answers</h2>
     <p class="note">Each figure is a ratio taken within each round: ${roundsNote(ops.map((e) => e.ratio))}. ${cores} cores,
     ${results.env.serverRuntimes.map(runtimeLabel).join(', ')}.</p>

@@ -108,6 +108,27 @@ function pairedRatio (a, b, column = 'opsPerSec', confidence = CONFIDENCE) {
   return summary && { ...summary, a, b }
 }
 
+// z of the two-sided CONFIDENCE interval (95%), and the Hodges-Lehmann estimate's efficiency against a mean on normal noise (3/π).
+const Z = 1.96
+const HL_EFFICIENCY = 3 / Math.PI
+
+/**
+ * How many rounds a paired ratio needs for its interval to be narrow enough to decide (isPrecise: under the margin wide,
+ * as the stop rule asks; a true A/A then comes out the same in about 9 runs of 10), at the spread of its rounds' ratios
+ * (the standard deviation of their logs): the Hodges-Lehmann interval's half-width is about Z σ / √(efficiency × n).
+ * @param {object} a cell (valid rows with repeat)
+ * @param {object} b cell
+ * @param {number} [margin]
+ * @returns {{ spread: number, rounds: number, n: number } | null} null with fewer than 3 rounds
+ */
+function roundsToDecide (a, b, margin = MARGIN) {
+  const logs = [...divideRounds(roundValues(a, 'opsPerSec'), roundValues(b, 'opsPerSec')).values()].filter((x) => x > 0).map(Math.log)
+  if (logs.length < 3) return null
+  const mean = logs.reduce((s, x) => s + x, 0) / logs.length
+  const spread = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (logs.length - 1))
+  return { spread, rounds: Math.ceil((Z * spread / (Math.log(1 + margin) / 2)) ** 2 / HL_EFFICIENCY), n: logs.length }
+}
+
 /**
  * A comparison's verdict: faster or slower when its interval (at 95% or more: `confidence`) leaves out 1, same
  * when it lies within [1/(1+margin), 1+margin], else undecided (few: no interval at all). For a
@@ -139,5 +160,5 @@ function isPrecise (ratio, margin = MARGIN) {
 }
 
 module.exports = {
-  intervalOfMedian, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, judge, isPrecise, CONFIDENCE, MARGIN
+  intervalOfMedian, orderInterval, hodgesLehmann, roundValues, divideRounds, pairedSummary, pairedRatio, roundsToDecide, judge, isPrecise, CONFIDENCE, MARGIN
 }

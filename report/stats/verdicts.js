@@ -3,7 +3,7 @@
 // same within ±margin, undecided: report/stats/intervals.js judge) in words, and what the intervals'
 // round counts give in confidence.
 
-const { judge, MARGIN } = require('./intervals')
+const { judge, roundsToDecide, MARGIN } = require('./intervals')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 const { poolSide, revSide } = require('./comparisons')
 
@@ -111,28 +111,60 @@ function sides (e) {
   return [modelLabel(a.kind, a.nServers), modelLabel(b.kind, b.nServers)]
 }
 
-// An A/A pair that came out faster or slower: each cell is one set of processes for the run (bench/RESULTS.md, the Intel VM's).
-const DIFFERENT = 'came out different: its two copies of the same server kept a difference (their processes differ, or the machine ' +
-  'or the method moved one), so no verdict within that of 1 can be trusted; --restartEvery=N starts new processes every N rounds'
+// An A/A pair that came out faster or slower: beyond what its interval allows (1 run in 20), or its processes or the machine
+// moved one copy (bench/process-offset.js measures whether kept processes differ).
+const DIFFERENT = 'came out different: its two copies of the same server differed beyond their interval (which happens by chance in 1 run ' +
+  'of 20, or their processes or the machine moved one), so no verdict within that of 1 can be trusted; run it again'
+
+/**
+ * What an undecided A/A pair needs at this run's noise: its rounds' spread, the rounds that would decide it, and the flags that
+ * give a run like this one that many: its --budget with the servers' start and warm-up as they took and the rest scaled
+ * (each phase's share of the budget scales with it), and --maxRounds when the rounds are more than it allows.
+ * @param {object} aa the A/A entry (report/stats/comparisons.js)
+ * @param {object} [env] the folder's env.json
+ * @returns {{ spread: number, rounds: number, n: number, flags: string } | null} null when it has enough rounds or too few to tell
+ */
+function aaNeeds (aa, env) {
+  const need = roundsToDecide(...aa.cells, aa.margin)
+  const budget = env?.options?.budget
+  if (!need || need.rounds <= need.n || !budget) return null
+  const timing = env.rounds?.timing ?? {}
+  const fixed = Math.min(budget, ((timing.start ?? 0) + (timing.warm ?? 0)) / 1000)
+  const seconds = Math.ceil((fixed + (budget - fixed) * need.rounds / need.n) / 10) * 10
+  const more = need.rounds > (env.options.maxRounds ?? Infinity) ? ` --maxRounds=${need.rounds}` : ''
+  return { ...need, flags: `--budget=${seconds}${more}` }
+}
+
+/**
+ * An undecided A/A pair's need in words: "its rounds' ratios spread by 0.104 (log), so about 70 rounds, not 16, would
+ * decide it: --budget=440 gives a run like this one that many".
+ * @param {{ spread: number, rounds: number, n: number, flags: string }} needs from aaNeeds
+ * @returns {string}
+ */
+const needsText = ({ spread, rounds, n, flags }) =>
+  `its rounds' ratios spread by ${spread.toFixed(3)} (log), so about ${rounds} rounds, not ${n}, would decide it: ${flags} gives a run like this one that many`
 
 // The A/A pair's verdict as the run's calibration: did one configuration run as two cells come out the same?
 /**
- * The sentence about the A/A calibration, and whether it failed (the report then warns at the top).
+ * The sentence about the A/A calibration, whether it failed (the report then warns at the top) and, undecided, what would decide it.
  * @param {object[]} verdicts the folder's throughput verdicts
- * @returns {{ text: string, failed: boolean } | null} null when the folder has no A/A pair
+ * @param {object} [env] the folder's env.json (for what an undecided pair needs)
+ * @returns {{ text: string, failed: boolean, needs: object|null } | null} null when the folder has no A/A pair
  */
-function calibration (verdicts) {
+function calibration (verdicts, env) {
   const aa = verdicts.find((e) => e.aa && e.metric === 'opsPerSec')
   if (!aa) return null
   const [a] = aa.cells
   const what = `the A/A pair (${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}, ${a.load} client processes, one configuration run as two cells)`
-  if (!aa.ratio || aa.ratio.few) return { text: `Calibration: ${what} has too few rounds for an interval.`, failed: false }
+  if (!aa.ratio || aa.ratio.few) return { text: `Calibration: ${what} has too few rounds for an interval.`, failed: false, needs: null }
   const failed = aa.verdict === 'faster' || aa.verdict === 'slower'
+  const needs = aa.verdict === 'undecided' ? aaNeeds(aa, env) : null
   const outcome = { same: `came out the same within ±${Math.round(aa.margin * 100)}%, as it must`,
-    undecided: 'came out undecided: its interval is wider than the margin, so "same" verdicts below are weaker than they look',
+    undecided: 'came out undecided: its interval is wider than the margin, so "same" verdicts below are weaker than they look' +
+      (needs ? `; ${needsText(needs)}` : ''),
     faster: DIFFERENT,
     slower: DIFFERENT }
-  return { text: `Calibration: ${what}: A/B ${formatRatio(aa.ratio)}, ${outcome[aa.verdict]}.`, failed }
+  return { text: `Calibration: ${what}: A/B ${formatRatio(aa.ratio)}, ${outcome[aa.verdict]}.`, failed, needs }
 }
 
-module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct, sides, calibration }
+module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct, sides, calibration, needsText }

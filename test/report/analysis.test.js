@@ -141,10 +141,38 @@ t.test('an A/A pair that comes out different says at the top that the run cannot
   const page = read(path.join(dir, 'report.html'))
   const alarm = page.indexOf('<p class="alarm"><strong>The A/A pair came out different: this run cannot be trusted as it is.</strong>')
   t.ok(alarm > 0 && alarm < page.indexOf('<table class="verdicts">'), 'the alarm comes before the verdicts')
-  t.match(page, /came out different: its two copies of the same server kept a difference .*--restartEvery=N starts new processes/)
-  const afterAA = /A\/A: [^\n]+ B faster\nA\/A: two processes of one configuration kept a difference through the run; [^\n]+--restartEvery=N/
+  t.match(page, /came out different: its two copies of the same server differed beyond their interval .* run it again/)
+  const afterAA = /A\/A: [^\n]+ B faster\nA\/A: one configuration run as two cells came out different, [^\n]+--restartEvery=N/
   t.match(read(path.join(dir, 'answer.txt')), afterAA, 'the terminal\'s lines: the hint right after the A/A line')
   t.match(JSON.parse(read(path.join(dir, 'verdicts.json'))).comparisons.find((v) => v.aa), { verdict: 'slower' })
+})
+
+t.test('an undecided A/A pair says how many rounds, and which --budget, would decide it at the run\'s noise', async (t) => {
+  const dir = t.testdir()
+  writeSweepFolder(dir, { aa: true, rounds: 8 })
+  const file = path.join(dir, 'summary.csv')
+  const records = readCsv(file)
+  // A at 100,000 ops/s, B at 1.2 and 1/1.2 of it in turn: a spread of ln 1.2 × √(8/7) = 0.195 (log); by hand,
+  // (1.96 × 0.1949 / (ln 1.05 / 2))² / (3/π) = 256.9 rounds.
+  for (const r of records) if (r.cell === 'c17-A') r.opsPerSec = '100000'
+  for (const r of records) if (r.cell === 'c17-B') r.opsPerSec = r.repeat % 2 ? '120000' : '83333'
+  fs.writeFileSync(file, stringify(records, { header: true }))
+  const envFile = path.join(dir, 'env.json')
+  const env = JSON.parse(read(envFile))
+  // 10 s to start and warm up, 100 s for 8 rounds: 257 rounds take 10 + 100 × 257 / 8 = 3,222.5 s, to the next 10 s.
+  fs.writeFileSync(envFile, JSON.stringify({ ...env, options: { ...env.options, budget: 110, maxRounds: 300 },
+    rounds: { rounds: 8, disturbed: 0, stop: 'budget', timing: { start: 2000, warm: 8000, rounds: 100000, profile: 0, stop: 100, measured: 90000 } } }))
+  renderReport(dir)
+  const lines = read(path.join(dir, 'answer.txt')).split('\n')
+  const at = lines.findIndex((l) => /^A\/A: async, cluster of 2 workers, 4 client processes: .* undecided$/.test(l))
+  t.ok(at >= 0, 'the A/A line')
+  t.equal(lines[at + 1], 'A/A: undecided at this machine\'s noise: its rounds\' ratios spread by 0.195 (log), so about 257 rounds, not 8, ' +
+    'would decide it: --budget=3230 gives a run like this one that many')
+  t.match(read(path.join(dir, 'report.html')), /came out undecided: .*so about 257 rounds, not 8, would decide it: --budget=3230/)
+  // At most 100 rounds a run (the default): the flags raise that too.
+  fs.writeFileSync(envFile, JSON.stringify({ ...JSON.parse(read(envFile)), options: { ...env.options, budget: 110, maxRounds: 100 } }))
+  renderReport(dir)
+  t.match(read(path.join(dir, 'answer.txt')), /would decide it: --budget=3230 --maxRounds=257 gives/)
 })
 
 t.test('the USL fit recovers the generating parameters and is drawn over the points', async (t) => {

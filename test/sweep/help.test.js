@@ -46,6 +46,7 @@ const ENTRIES = [
   [['bench/window-noise.js'], []],
   [['bench/idle-gap.js'], ['burst', 'reps']],
   [['bench/steadiness.js'], ['seconds', 'slice']],
+  [['bench/process-offset.js'], []],
   [['bench/soak.js'], []],
   [['bench/minimal-server.js'], []],
   [['bench/minimal-express.js'], []]

@@ -24,8 +24,8 @@ t.test('an A/A pair that differs first, then undecided, the differences largest 
   const lines = answerLines({ verdicts })
   t.same(lines.map((l) => l.text), [
     'A/A: async, 1 process: 1.20× [1.19–1.21] (96% over 8 rounds) A faster',
-    'A/A: two processes of one configuration kept a difference through the run; read a verdict within it of 1 as the processes\', ' +
-      'not the kinds\'; --restartEvery=N starts new ones every N rounds (with a longer --budget)',
+    'A/A: one configuration run as two cells came out different, which an interval allows by chance in 1 run of 20; read a verdict ' +
+      'within that of 1 as undecided and run it again (bench/process-offset.js: do kept processes differ here? --restartEvery=N: new ones)',
     'unsure: 1.04× [0.94–1.14] (96% over 8 rounds) undecided',
     'large: 0.50× [0.49–0.51] (96% over 8 rounds) async faster',
     'models: 1.30× [1.29–1.31] (96% over 8 rounds) cluster of 2 workers faster',

@@ -4,7 +4,9 @@
 // undecided), the precision rule, and the unpaired ratio compare uses.
 
 const t = require('tap')
-const { intervalOfMedian, hodgesLehmann, pairedRatio, divideRounds, roundValues, pairedSummary, judge, isPrecise } = require('../../../report/stats/intervals')
+const { intervalOfMedian, hodgesLehmann, pairedRatio, divideRounds, roundValues, pairedSummary, judge, isPrecise, roundsToDecide } =
+  require('../../../report/stats/intervals')
+const { mulberry32 } = require('../../../lib/random')
 const { unpairedRatio } = require('../../../report/stats/unpaired')
 
 // A cell as report/data/cells.js builds it: valid rows with their round (repeat).
@@ -108,6 +110,29 @@ t.test('an interval is precise when high / low is under 1 + margin, and then it 
     t.ok(isPrecise(interval), `[${interval.low.toFixed(4)}, ${interval.high.toFixed(4)}] is precise`)
     t.not(judge(interval), 'undecided', `and decided (${judge(interval)})`)
   }
+})
+
+t.test('the rounds an A/A pair needs: with that many rounds of its spread its interval is narrow enough, with half as many not', async (t) => {
+  // Round ratios alternating 1.1 and 1/1.1: a spread of 0.0953 × √(8/7) (log), an interval far wider than ±5% over 8 rounds.
+  const b = cell([1, 2, 3, 4, 5, 6, 7, 8].map((r) => (r % 2 ? 1000 * 1.1 : 1000 / 1.1)))
+  const need = roundsToDecide(cell(Array(8).fill(1000)), b, 0.05)
+  t.equal(need.n, 8)
+  t.ok(Math.abs(need.spread - 0.0953 * Math.sqrt(8 / 7)) < 1e-3, `spread ${need.spread}`)
+  // Normal noise of that spread (a true A/A), as many rounds as it says: the pair comes out the same in about 9 runs of 10
+  // (its interval narrow enough in about half); with half as many rounds, in few.
+  const random = mulberry32(46)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const outcomes = (n) => {
+    const runs = Array.from({ length: 200 }, () => {
+      const s = hodgesLehmann(Array.from({ length: n }, () => need.spread * normal()))
+      return { estimate: Math.exp(s.estimate), low: Math.exp(s.low), high: Math.exp(s.high), confidence: s.confidence, few: false }
+    })
+    return { same: runs.filter((r) => judge(r) === 'same').length / 200, precise: runs.filter((r) => isPrecise(r)).length / 200 }
+  }
+  const [enough, half] = [outcomes(need.rounds), outcomes(Math.round(need.rounds / 2))]
+  t.ok(enough.same >= 0.85 && enough.precise >= 0.35 && enough.precise <= 0.75, `at ${need.rounds} rounds: ${JSON.stringify(enough)}`)
+  t.ok(half.same < 0.6 && half.precise < 0.05, `at half as many: ${JSON.stringify(half)}`)
+  t.equal(roundsToDecide(cell([1, 2]), cell([1, 2])), null, 'two rounds are too few to tell')
 })
 
 t.test('the unpaired ratio is the Hodges–Lehmann median with the exact Mann–Whitney interval', async (t) => {
