@@ -4,7 +4,7 @@
 // the sync/async and process-model matrices by nClients and process count. Used by report/page/page.js.
 
 const { html, raw } = require('../../lib/html-template')
-const { formatRatio, verdictOf, roundsNote, pct, sides } = require('../stats/verdicts')
+const { formatRatio, verdictOf, roundsNote, pct, sides, needsText } = require('../stats/verdicts')
 const { KINDS, modelLabel } = require('../../lib/kinds')
 
 const CLIENT_BOUND = html` <span class="bound" title="client-bound: the load generator, not the server, was the limit">⚠</span>`
@@ -35,6 +35,8 @@ function firstScreen ({ verdicts, margin, calibration, run, answer }, chart) {
   return html`<section id="verdicts"><h2>The answer</h2>
     ${calibration?.failed && html`<p class="alarm"><strong>The A/A pair came out different: this run cannot be trusted as it is.</strong>
       ${calibration.text}</p>`}
+    ${calibration?.needs && html`<p class="note" id="aa-needs"><strong>The A/A pair came out undecided at this machine's noise:</strong>
+      ${needsText(calibration.needs)}.</p>`}
     ${chart && html`<figure id="verdicts-chart" aria-label="verdicts">${raw(chart.svg)}</figure>`}
     <div class="scroll"><table class="verdicts"><thead><tr><th>comparison (a vs b: a / b)</th><th>throughput</th>
     <th>server CPU per request</th><th>client CPU per request</th><th>rounds</th></tr></thead>

@@ -168,7 +168,10 @@ t.test('an undecided A/A pair says how many rounds, and which --budget, would de
   t.ok(at >= 0, 'the A/A line')
   t.equal(lines[at + 1], 'A/A: undecided at this machine\'s noise: its rounds\' ratios spread by 0.195 (log), so about 257 rounds, not 8, ' +
     'would decide it: --budget=3230 gives a run like this one that many')
-  t.match(read(path.join(dir, 'report.html')), /came out undecided: .*so about 257 rounds, not 8, would decide it: --budget=3230/)
+  const page = read(path.join(dir, 'report.html'))
+  t.match(page, /came out undecided: .*so about 257 rounds, not 8, would decide it: --budget=3230/)
+  const needs = page.indexOf('<p class="note" id="aa-needs"><strong>The A/A pair came out undecided at this machine\'s noise:</strong>')
+  t.ok(needs > 0 && needs < page.indexOf('<table class="verdicts">'), 'the first screen says it above the verdicts')
   // At most 100 rounds a run (the default): the flags raise that too.
   fs.writeFileSync(envFile, JSON.stringify({ ...JSON.parse(read(envFile)), options: { ...env.options, budget: 110, maxRounds: 100 } }))
   renderReport(dir)
