@@ -5,7 +5,7 @@
 // the fs API table (cells that vary the async API and the file size).
 
 const { comparisons } = require('./stats/comparisons')
-const { calibration } = require('./stats/verdicts')
+const { calibration, undecidedNeeds } = require('./stats/verdicts')
 const { runFigures, runNote } = require('./stats/run-figures')
 const { MARGIN } = require('../lib/median')
 const { fitScaling } = require('./stats/usl-fit')
@@ -23,15 +23,17 @@ const { fsApiAnalysis } = require('./fsapi/analysis')
  * @param {object[]} all its cells, A/A ones too (report/stats/cell-stats.js summariseCells)
  * @param {object[]} cells the cells without the A/A ones
  * @param {object|null} profile from report/data/profile.js readProfile
- * @returns {object} verdicts, margin, calibration, run, runNote, fits, crossover, versions, models, placement, why, pool, storage, fsapi
+ * @returns {object} verdicts, margin, calibration, undecided (what the undecided verdicts need), run, runNote, fits, crossover, versions,
+ *   models, placement, why, pool, storage, fsapi
  */
 function analyse (results, all, cells, profile) {
   const margin = results.env.options?.margin ?? MARGIN
   const verdicts = comparisons(all, { margin })
   const run = runFigures(results)
   const why = profile && whyAnalysis(profile, verdicts)
-  return { verdicts, margin, calibration: calibration(verdicts, results.env), run, runNote: runNote(run), fits: fitScaling(cells),
-    crossover: crossoverGroups(cells), versions: compareVersions(results, cells), models: compareModels(cells), placement: comparePlacement(cells),
+  return { verdicts, margin, calibration: calibration(verdicts, results.env), undecided: undecidedNeeds(verdicts, results.env), run,
+    runNote: runNote(run), fits: fitScaling(cells), crossover: crossoverGroups(cells), versions: compareVersions(results, cells),
+    models: compareModels(cells), placement: comparePlacement(cells),
     why, pool: poolModel(results, cells, verdicts, why), storage: realStorage(results.env, cells, verdicts), fsapi: fsApiAnalysis(all, verdicts, why) }
 }
 

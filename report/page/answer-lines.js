@@ -20,14 +20,14 @@ const AA_DIFFERS = 'A/A: one configuration run as two cells came out different, 
   'verdict within that of 1 as undecided and run it again (bench/process-offset.js: do kept processes differ here? --restartEvery=N: new ones)'
 
 /**
- * @param {{ verdicts: object[], why?: object|null, calibration?: object|null, metric?: string }} analysis report/index.js analyse:
+ * @param {{ verdicts: object[], why?: object|null, calibration?: object|null, undecided?: object|null, metric?: string }} analysis report/index.js analyse:
  *   comparisons with their cells, the profile's analysis (report/stats/why.js whyAnalysis) when the run was profiled, and the
- *   A/A calibration (report/stats/verdicts.js: what an undecided pair needs); metric: the headline one, opsPerSec unless given
- *   (capacity for a capacity folder)
+ *   A/A calibration and what the undecided verdicts need (report/stats/verdicts.js); metric: the headline one, opsPerSec
+ *   unless given (capacity for a capacity folder)
  * @returns {{ text: string, tone: 'alarm'|'none'|'up'|'down'|'same'|'why' }[]} tone: alarm for an A/A pair that is not
  *   the same, the rest as report/stats/verdicts.js verdictOf
  */
-function answerLines ({ verdicts, why, calibration, metric = 'opsPerSec' }) {
+function answerLines ({ verdicts, why, calibration, undecided, metric = 'opsPerSec' }) {
   const headline = verdicts.filter((e) => e.metric === metric)
   const order = [...headline].sort((x, y) => rank(x) - rank(y) || distance(y) - distance(x))
   const lines = order.map((e) => {
@@ -36,12 +36,22 @@ function answerLines ({ verdicts, why, calibration, metric = 'opsPerSec' }) {
     const ratio = !e.ratio ? '' : e.ratio.few ? `${fixed(e.ratio.estimate, 2)}× ` : `${formatRatio(e.ratio)} (${coverage(e.ratio)}) `
     return { text: `${e.label}: ${ratio}${text}`, tone: e.aa && e.verdict !== 'same' ? 'alarm' : tone }
   })
+  // Lines after a verdict's, spliced in from the last so that the earlier places hold.
+  const after = []
   const differs = order.findIndex((e) => e.aa && (e.verdict === 'faster' || e.verdict === 'slower'))
-  if (differs >= 0) lines.splice(differs + 1, 0, { tone: 'alarm', text: AA_DIFFERS })
-  const undecided = order.findIndex((e) => e.aa && e.verdict === 'undecided')
-  if (undecided >= 0 && calibration?.needs) {
-    lines.splice(undecided + 1, 0, { tone: 'alarm', text: `A/A: undecided at this machine's noise: ${needsText(calibration.needs)}` })
+  if (differs >= 0) after.push([differs, { tone: 'alarm', text: AA_DIFFERS }])
+  const aaUndecided = order.findIndex((e) => e.aa && e.verdict === 'undecided')
+  if (aaUndecided >= 0 && calibration?.needs) {
+    after.push([aaUndecided, { tone: 'alarm', text: `A/A: undecided at this machine's noise: ${needsText(calibration.needs)}` }])
   }
+  // After the last undecided verdict: the rounds that would decide them all at this run's noise.
+  const lastUndecided = order.findLastIndex((e) => !e.aa && e.verdict === 'undecided')
+  if (lastUndecided >= 0 && undecided) {
+    const what = undecided.count === 1 ? 'it' : `all ${undecided.count}`
+    after.push([lastUndecided, { tone: 'none', text: `undecided: at this run's noise about ${undecided.rounds} rounds, not ${undecided.n}, ` +
+      `would decide ${what}: ${undecided.flags} gives a run like this one that many` }])
+  }
+  for (const [at, line] of after.sort((x, y) => y[0] - x[0])) lines.splice(at + 1, 0, line)
   const explained = order.map((e) => [e, why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)]).filter(([, c]) => c)
   // Too few profiled rounds for an interval (report/stats/why.js): one line for the run, not one per comparison.
   const few = (c) => c.categories.every((d) => !(d.confidence >= BEYOND_CONFIDENCE))

@@ -113,20 +113,23 @@ const Z = 1.96
 const HL_EFFICIENCY = 3 / Math.PI
 
 /**
- * How many rounds a paired ratio needs for its interval to be narrow enough to decide (isPrecise: under the margin wide,
- * as the stop rule asks; a true A/A then comes out the same in about 9 runs of 10), at the spread of its rounds' ratios
- * (the standard deviation of their logs): the Hodges-Lehmann interval's half-width is about Z σ / √(efficiency × n).
+ * How many rounds a paired ratio needs to be decided in about 9 runs of 10, at the spread of its rounds' ratios (the standard
+ * deviation of their logs σ): an interval half as wide as the distance to the nearer verdict, max(d, ln(1 + margin) − d)
+ * on the log scale for a true ratio d from 1 (0 for an A/A pair: an interval under the margin wide, as the stop rule asks),
+ * where the Hodges-Lehmann interval's half-width is about Z σ / √(efficiency × n).
  * @param {object} a cell (valid rows with repeat)
  * @param {object} b cell
  * @param {number} [margin]
+ * @param {number} [distance] |ln ratio| taken as true (this run's estimate for a comparison; 0 for an A/A pair)
  * @returns {{ spread: number, rounds: number, n: number } | null} null with fewer than 3 rounds
  */
-function roundsToDecide (a, b, margin = MARGIN) {
+function roundsToDecide (a, b, margin = MARGIN, distance = 0) {
   const logs = [...divideRounds(roundValues(a, 'opsPerSec'), roundValues(b, 'opsPerSec')).values()].filter((x) => x > 0).map(Math.log)
   if (logs.length < 3) return null
   const mean = logs.reduce((s, x) => s + x, 0) / logs.length
   const spread = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (logs.length - 1))
-  return { spread, rounds: Math.ceil((Z * spread / (Math.log(1 + margin) / 2)) ** 2 / HL_EFFICIENCY), n: logs.length }
+  const half = Math.max(distance, Math.log(1 + margin) - distance) / 2
+  return { spread, rounds: Math.ceil((Z * spread / half) ** 2 / HL_EFFICIENCY), n: logs.length }
 }
 
 /**

@@ -117,15 +117,16 @@ const DIFFERENT = 'came out different: its two copies of the same server differe
   'of 20, or their processes or the machine moved one), so no verdict within that of 1 can be trusted; run it again'
 
 /**
- * What an undecided A/A pair needs at this run's noise: its rounds' spread, the rounds that would decide it, and the flags that
- * give a run like this one that many: its --budget with the servers' start and warm-up as they took and the rest scaled
- * (each phase's share of the budget scales with it), and --maxRounds when the rounds are more than it allows.
- * @param {object} aa the A/A entry (report/stats/comparisons.js)
+ * What an undecided comparison needs at this run's noise: its rounds' spread, the rounds that would decide it (an A/A pair
+ * taken as truly 1, any other at its estimate: report/stats/intervals.js roundsToDecide), and the flags that give a run like
+ * this one that many: its --budget with the servers' start and warm-up as they took and the rest scaled (each phase's share
+ * of the budget scales with it), and --maxRounds when the rounds are more than it allows.
+ * @param {object} e a verdict entry (report/stats/comparisons.js)
  * @param {object} [env] the folder's env.json
  * @returns {{ spread: number, rounds: number, n: number, flags: string } | null} null when it has enough rounds or too few to tell
  */
-function aaNeeds (aa, env) {
-  const need = roundsToDecide(...aa.cells, aa.margin)
+function decideNeeds (e, env) {
+  const need = roundsToDecide(...e.cells, e.margin, e.aa ? 0 : Math.abs(Math.log(e.ratio.estimate)))
   const budget = env?.options?.budget
   if (!need || need.rounds <= need.n || !budget) return null
   const timing = env.rounds?.timing ?? {}
@@ -136,9 +137,23 @@ function aaNeeds (aa, env) {
 }
 
 /**
+ * What the run's undecided headline comparisons (throughput, the A/A pair apart) need together: the one that needs the
+ * most rounds, and how many there are.
+ * @param {object[]} verdicts
+ * @param {object} [env]
+ * @returns {{ spread: number, rounds: number, n: number, flags: string, count: number } | null}
+ */
+function undecidedNeeds (verdicts, env) {
+  const undecided = verdicts.filter((e) => e.metric === 'opsPerSec' && !e.aa && e.verdict === 'undecided' && e.ratio && !e.ratio.few)
+  const needs = undecided.map((e) => decideNeeds(e, env))
+  if (needs.length === 0 || needs.some((x) => !x)) return null
+  return { ...needs.reduce((x, y) => (y.rounds > x.rounds ? y : x)), count: needs.length }
+}
+
+/**
  * An undecided A/A pair's need in words: "its rounds' ratios spread by 0.104 (log), so about 70 rounds, not 16, would
  * decide it: --budget=440 gives a run like this one that many".
- * @param {{ spread: number, rounds: number, n: number, flags: string }} needs from aaNeeds
+ * @param {{ spread: number, rounds: number, n: number, flags: string }} needs from decideNeeds
  * @returns {string}
  */
 const needsText = ({ spread, rounds, n, flags }) =>
@@ -158,7 +173,7 @@ function calibration (verdicts, env) {
   const what = `the A/A pair (${KINDS[a.kind].store}, ${modelLabel(a.kind, a.nServers)}, ${a.load} client processes, one configuration run as two cells)`
   if (!aa.ratio || aa.ratio.few) return { text: `Calibration: ${what} has too few rounds for an interval.`, failed: false, needs: null }
   const failed = aa.verdict === 'faster' || aa.verdict === 'slower'
-  const needs = aa.verdict === 'undecided' ? aaNeeds(aa, env) : null
+  const needs = aa.verdict === 'undecided' ? decideNeeds(aa, env) : null
   const outcome = { same: `came out the same within ±${Math.round(aa.margin * 100)}%, as it must`,
     undecided: 'came out undecided: its interval is wider than the margin, so "same" verdicts below are weaker than they look' +
       (needs ? `; ${needsText(needs)}` : ''),
@@ -167,4 +182,4 @@ function calibration (verdicts, env) {
   return { text: `Calibration: ${what}: A/B ${formatRatio(aa.ratio)}, ${outcome[aa.verdict]}.`, failed, needs }
 }
 
-module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct, sides, calibration, needsText }
+module.exports = { fixed, formatRatio, verdictOf, roundsNote, verdictParts, groupBy, processes, pct, sides, calibration, needsText, undecidedNeeds }

@@ -3,6 +3,7 @@
 
 const t = require('tap')
 const { answerLines } = require('../../../report/page/answer-lines')
+const { undecidedNeeds } = require('../../../report/stats/verdicts')
 
 const cell = (kind, nServers = 1) => ({ kind, nServers })
 const entry = (label, verdict, estimate, { aa = false, cells = [cell('sync'), cell('async')], kind = 'store', metric = 'opsPerSec' } = {}) => ({
@@ -69,4 +70,27 @@ t.test('a profiled run adds, per headline comparison, the category that differs 
   for (const c of why.comparisons) c.categories = [category('V8', 40, true, 1)]
   t.same(answerLines({ verdicts, why }).filter((l) => l.tone === 'why').map((l) => l.text),
     ['why: 1 profiled round, too few to tell a category\'s difference from noise (3 or more)'], 'one profiled round: one line for the run')
+})
+
+t.test('undecided verdicts: one line after the last of them, with the rounds and the budget the neediest one names', async (t) => {
+  // Rounds of a / b at r × e^(±s) in turn over 8 rounds, b at 1,000 ops/s.
+  const rounds = (r, s) => [cell('sync'), cell('async')].map((c, k) =>
+    ({ ...c, valid: [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ repeat: n, opsPerSec: k ? 1000 : 1000 * r * Math.exp(n % 2 ? s : -s) })) }))
+  const verdicts = [
+    entry('near', 'undecided', 1.02, { cells: rounds(1.02, 0.1) }),
+    entry('wide', 'undecided', 1.09, { cells: rounds(1.09, 0.2) }),
+    entry('large', 'faster', 1.5)
+  ]
+  // 10 s to start and warm up, 100 s for 8 rounds.
+  const env = { options: { budget: 110, maxRounds: 100 }, rounds: { timing: { start: 4000, warm: 6000 } } }
+  const undecided = undecidedNeeds(verdicts, env)
+  // "near" (1.02) must narrow to half of 0.0488 − 0.0198 at a spread of 0.107: (1.96 × 0.1069 / 0.01449)² / 0.955 = 219 rounds;
+  // "wide" (1.09) to half of 0.0862 at 0.2138: (1.96 × 0.2138 / 0.0431)² / 0.955 = 99: "near" names the run's.
+  t.match(undecided, { rounds: 219, n: 8, count: 2, flags: '--budget=2750 --maxRounds=219' })
+  const lines = answerLines({ verdicts, undecided }).map((l) => l.text)
+  t.same(lines.slice(0, 3).map((l) => l.split(':')[0]), ['wide', 'near', 'undecided'], 'right after the last undecided verdict')
+  t.equal(lines[2], 'undecided: at this run\'s noise about 219 rounds, not 8, would decide all 2: --budget=2750 --maxRounds=219 ' +
+    'gives a run like this one that many')
+  t.notOk(answerLines({ verdicts }).some((l) => l.text.startsWith('undecided:')), 'none without what they need')
+  t.equal(undecidedNeeds([verdicts[2]], env), null, 'nothing when every verdict is decided')
 })

@@ -135,6 +135,26 @@ t.test('the rounds an A/A pair needs: with that many rounds of its spread its in
   t.equal(roundsToDecide(cell([1, 2]), cell([1, 2])), null, 'two rounds are too few to tell')
 })
 
+t.test('a comparison at its estimate: with the rounds it needs it is decided in most runs, with half as many in fewer', async (t) => {
+  // a / b at e^(0.08 ± 0.12) in turn: a ratio of 1.083 whose rounds spread by 0.12 × √(8/7) (log).
+  const a = cell([1, 2, 3, 4, 5, 6, 7, 8].map((r) => 1000 * Math.exp(0.08 + (r % 2 ? 0.12 : -0.12))))
+  const need = roundsToDecide(a, cell(Array(8).fill(1000)), 0.05, 0.08)
+  t.ok(need.rounds > 8 && need.rounds < roundsToDecide(a, cell(Array(8).fill(1000)), 0.05).rounds, `${need.rounds} rounds, fewer than at 1`)
+  const random = mulberry32(47)
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+  const faster = (n) => {
+    let hits = 0
+    for (let k = 0; k < 200; k++) {
+      const s = hodgesLehmann(Array.from({ length: n }, () => 0.08 + need.spread * normal()))
+      if (judge({ estimate: Math.exp(s.estimate), low: Math.exp(s.low), high: Math.exp(s.high), confidence: s.confidence, few: false }) === 'faster') hits++
+    }
+    return hits / 200
+  }
+  const [enough, half] = [faster(need.rounds), faster(Math.round(need.rounds / 2))]
+  t.ok(enough >= 0.92, `faster in ${enough} of runs at ${need.rounds} rounds`)
+  t.ok(half <= 0.88, `in ${half} at half as many`)
+})
+
 t.test('the unpaired ratio is the Hodges–Lehmann median with the exact Mann–Whitney interval', async (t) => {
   // 3 vs 3: the interval is the min and max of the 9 ratios, covering 1 - 2/20 = 90%.
   t.same(unpairedRatio([10, 11, 12], [20, 22, 24]), { estimate: 2, low: 20 / 12, high: 24 / 10, n: [3, 3], confidence: 0.9, few: false })
