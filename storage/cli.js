@@ -56,8 +56,6 @@ async function main (argv) {
     process.stderr.write(`storage: ${err.message}\n`)
     process.exit(1)
   }
-  const qd4 = flags.ioDelayQd4 === undefined ? '' : ` ioDelayQd4=${flags.ioDelayQd4}`
-  process.stdout.write(`mounted ${handle.mountpoint} pid=${handle.pid} ioDelay=${flags.ioDelay}${qd4} ioDepth=${flags.ioDepth}\n`)
   let stopping = false
   const stop = async () => {
     if (stopping) return
@@ -75,6 +73,9 @@ async function main (argv) {
     process.stderr.write(`storage: delayfs ended by itself (${signal || `exit code ${code}`})\n`)
     stop()
   })
+  // Ready only once the signals unmount: a SIGTERM sent on the ready line must not find the default action still in place.
+  const qd4 = flags.ioDelayQd4 === undefined ? '' : ` ioDelayQd4=${flags.ioDelayQd4}`
+  process.stdout.write(`mounted ${handle.mountpoint} pid=${handle.pid} ioDelay=${flags.ioDelay}${qd4} ioDepth=${flags.ioDepth}\n`)
 }
 
 module.exports = { main }
