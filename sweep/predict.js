@@ -6,7 +6,7 @@
 const path = require('node:path')
 const { ConfigError, ROOT } = require('../lib/config')
 const { measureFingerprint, fingerprintLine } = require('../lib/machine/fingerprint')
-const { readModelFolder, modelInputs, measuredPairs, predict, movers } = require('../report/compare/model')
+const { readModelFolder, modelInputs, measuredPairs, predict, movers, wakeUpCost } = require('../report/compare/model')
 
 /** The folder the README's answer and the model's stated error come from. */
 const REFERENCE = path.join(ROOT, 'docs', 'model-2026-11-29-amd-fresh-a')
@@ -73,8 +73,9 @@ async function runPredictCommand ({ from, on, json }) {
     return { ...p, measuredThere: m, miss: m ? p.ratio / m.estimate - 1 : null }
   })
   const moves = movers(inputs)
+  const wakeUpAt = wakeUpCost(inputs.fingerprint, fp) === 'wakeUpCpuUs' ? 'cpu' : 'time'
   if (json) {
-    process.stdout.write(`${JSON.stringify({ from, on, statedError: STATED_ERROR, fingerprint: fp, predicted, movers: moves }, null, 2)}\n`)
+    process.stdout.write(`${JSON.stringify({ from, on, statedError: STATED_ERROR, fingerprint: fp, wakeUpAt, predicted, movers: moves }, null, 2)}\n`)
     return 0
   }
   const where = on ? `the machine of ${on}` : 'this machine'
@@ -89,6 +90,12 @@ async function runPredictCommand ({ from, on, json }) {
   if (node !== inputs.node) {
     lines.push(`note: the fingerprints were measured on Node ${inputs.node} and ${node}: the JS work's cost moves with V8 as well as with ` +
       'the CPU, so the prediction mixes the two; on the Node of FROM it is the machine\'s alone')
+  }
+  if (wakeUpAt === 'time') {
+    const without = [[from, inputs.fingerprint], [on ?? 'this machine', fp]].filter(([, f]) => !f.costs.wakeUpCpuUs).map(([d]) => path.basename(d))
+    lines.push(`note: wake-ups scaled by their time, not their CPU: no wake-up CPU in the fingerprint of ${[...new Set(without)].join(' and ')} ` +
+      '(made before 2026-11-30); the time also holds an idle CPU\'s waking, which a server does not pay in CPU, so where the two ' +
+      'machines\' idle CPUs wake at unlike speeds the prediction misses (from the Intel VM to the AMD one: +45%)')
   }
   if (there && inputs.freshFiles !== (there.env.options?.freshFiles === true)) {
     const [fresh, grown] = inputs.freshFiles ? [from, on] : [on, from]

@@ -1,8 +1,8 @@
 'use strict'
 // The machine's fingerprint: what it is (CPU model, cores, kernel and its mitigations) and what the costs a
 // sync-against-async answer depends on take here, each the median of its batches with an interval: a libuv pool
-// round trip (fs.stat of a cached file, one in flight), a thread wake-up (two threads hand a token back and forth),
-// a system call (fstat of an open file), a fixed piece of JS work, and a loopback HTTP round trip. Under a second.
+// round trip (fs.stat of a cached file, one in flight), a thread wake-up (two threads hand a token back and forth: its
+// time, and the CPU the two spend on it), a system call (fstat of an open file), a fixed piece of JS work, and a loopback HTTP round trip. Under a second.
 // Every measuring command records it in env.json and prints its line as it starts; `./run_benchmark.sh machine`.
 
 const fs = require('node:fs')
@@ -29,13 +29,14 @@ async function batches (per, once, { sync = false } = {}) {
 }
 
 // A pool round trip: fs.stat of a file in the page cache, one in flight, from the call to its callback.
-function poolTrip () {
+async function poolTrip () {
   const file = __filename
-  return batches(100, () => new Promise((resolve, reject) => fs.stat(file, (err) => err ? reject(err) : resolve())))
+  return { poolTripUs: await batches(100, () => new Promise((resolve, reject) => fs.stat(file, (err) => err ? reject(err) : resolve()))) }
 }
 
 // A thread wake-up: this thread and a worker hand a token back and forth through Atomics (each waits asleep
-// until the other wakes it); a round trip is two wake-ups.
+// until the other wakes it); a round trip is two wake-ups. Its time, and the CPU the process spent on it (both
+// threads'): the time also holds the other CPU's waking from idle, which a busy server does not pay in CPU.
 async function wakeUp () {
   const token = new Int32Array(new SharedArrayBuffer(4))
   const ROUNDS = 200
@@ -48,39 +49,43 @@ async function wakeUp () {
       Atomics.notify(token, 0)
     }`, { eval: true, workerData: token })
   await new Promise((resolve) => worker.once('online', resolve))
-  const out = []
+  const time = []
+  const cpu = []
   for (let b = 0; b < BATCHES; b++) {
-    const start = process.hrtime.bigint()
+    const [start, used] = [process.hrtime.bigint(), process.cpuUsage()]
     for (let i = 0; i < ROUNDS; i++) {
       Atomics.store(token, 0, 1)
       Atomics.notify(token, 0)
       Atomics.wait(token, 0, 1)
     }
-    out.push(Number(process.hrtime.bigint() - start) / 1e3 / ROUNDS / 2)
+    const { user, system } = process.cpuUsage(used)
+    time.push(Number(process.hrtime.bigint() - start) / 1e3 / ROUNDS / 2)
+    cpu.push((user + system) / ROUNDS / 2)
   }
   Atomics.store(token, 0, 2)
   Atomics.notify(token, 0)
   await worker.terminate()
-  return out
+  return { wakeUpUs: time, wakeUpCpuUs: cpu }
 }
 
 // A system call: fstat of an open file, from JS (the binding's cost included, as a server pays it).
 async function systemCall () {
   const fd = fs.openSync(__filename, 'r')
   try {
-    return await batches(2000, () => fs.fstatSync(fd), { sync: true })
+    return { systemCallUs: await batches(2000, () => fs.fstatSync(fd), { sync: true }) }
   } finally {
     fs.closeSync(fd)
   }
 }
 
 // A fixed piece of JS work: 200,000 steps of an integer hash, the same on every machine.
-function jsWork () {
-  return batches(5, () => {
+async function jsWork () {
+  const steps = () => {
     let h = 2166136261
     for (let i = 0; i < 200000; i++) h = Math.imul(h ^ i, 16777619)
     return h // returned, so the loop is not optimised away
-  }, { sync: true })
+  }
+  return { jsWorkUs: await batches(5, steps, { sync: true }) }
 }
 
 // A loopback HTTP round trip: a GET to a server of this process on 127.0.0.1, one connection kept alive.
@@ -93,7 +98,7 @@ async function httpRoundTrip () {
   })
   try {
     await get() // the connection, made before timing
-    return await batches(20, get)
+    return { httpRoundTripUs: await batches(20, get) }
   } finally {
     agent.destroy()
     server.close()
@@ -109,19 +114,19 @@ function mitigations (dir = VULNERABILITIES) {
   }
 }
 
-const COSTS = { poolTripUs: poolTrip, wakeUpUs: wakeUp, systemCallUs: systemCall, jsWorkUs: jsWork, httpRoundTripUs: httpRoundTrip }
+const MEASURES = [poolTrip, wakeUp, systemCall, jsWork, httpRoundTrip] // each resolves to { cost: µs of each batch }
 
 /**
  * Measures this machine's fingerprint.
  * @returns {Promise<{ cpuModel: string, cores: number, kernel: string, mitigations: Record<string, string>|null,
  *   costs: Record<string, { estimate: number, low: number, high: number, n: number, confidence: number }>, seconds: number }>}
- *   costs in µs: poolTripUs, wakeUpUs, systemCallUs, jsWorkUs, httpRoundTripUs
+ *   costs in µs: poolTripUs, wakeUpUs, wakeUpCpuUs, systemCallUs, jsWorkUs, httpRoundTripUs
  */
 async function measureFingerprint () {
   const started = performance.now()
   const costs = {}
   await jsWork() // a first pass, so the timed ones run optimised code
-  for (const [name, measure] of Object.entries(COSTS)) costs[name] = intervalOfMedian(await measure())
+  for (const measure of MEASURES) for (const [name, us] of Object.entries(await measure())) costs[name] = intervalOfMedian(us)
   return {
     cpuModel: os.cpus()[0]?.model?.trim() || 'unknown',
     cores: os.availableParallelism(),
@@ -132,7 +137,14 @@ async function measureFingerprint () {
   }
 }
 
-const LABELS = { poolTripUs: 'pool trip', wakeUpUs: 'wake-up', systemCallUs: 'system call', jsWorkUs: 'JS work', httpRoundTripUs: 'HTTP round trip' }
+const LABELS = {
+  poolTripUs: 'pool trip',
+  wakeUpUs: 'wake-up',
+  wakeUpCpuUs: 'wake-up CPU',
+  systemCallUs: 'system call',
+  jsWorkUs: 'JS work',
+  httpRoundTripUs: 'HTTP round trip'
+}
 // A cost and its interval to the estimate's precision: 1,234 µs [1,200-1,300], 31.2 µs [29.5-33.0], 0.61 µs [0.60-0.64].
 function cost ({ estimate, low, high }) {
   const digits = estimate >= 100 ? 0 : estimate >= 10 ? 1 : 2

@@ -7,8 +7,9 @@
 // its event loops' busy time (L = processes × loop utilization ÷ ops/s). The profile splits the server's time into the
 // categories of profile/categories.js, and each category is paid at one of the fingerprint's costs: JS and V8 at the JS
 // work's, node's HTTP and the kernel's network at the loopback HTTP round trip's, the kernel's file system and the rest
-// of its entries at a system call's, the kernel's wake-ups at a thread wake-up's, the libuv pool's own work at a pool
-// trip's; the client's time at the HTTP round trip's. On another machine each category's time is scaled by its cost
+// of its entries at a system call's, the kernel's wake-ups at a thread wake-up's (its CPU where both fingerprints have
+// it, its time otherwise: the time also holds an idle CPU's waking, which a server does not pay in CPU), the libuv pool's
+// own work at a pool trip's; the client's time at the HTTP round trip's. On another machine each category's time is scaled by its cost
 // there over its cost here. A cell then serves min(processes ÷ L, cores ÷ (C + S)) requests a second: its event loops
 // or the cores, whichever is full first; the ratio of sync's to async's is the prediction.
 
@@ -152,13 +153,23 @@ function measuredPairs ({ rows, verdicts }) {
 }
 
 /**
+ * Which wake-up cost two fingerprints are compared at: the CPU spent on one where both have it (since 2026-11-30), else its time.
+ * @returns {'wakeUpCpuUs'|'wakeUpUs'}
+ */
+function wakeUpCost (here, there) {
+  return here.costs.wakeUpCpuUs && there.costs.wakeUpCpuUs ? 'wakeUpCpuUs' : 'wakeUpUs'
+}
+
+/**
  * Each pair's sync/async ratio on a machine with this fingerprint.
  * @param {ReturnType<typeof modelInputs>} inputs
  * @param {{ cores: number, costs: Record<string, { estimate: number }> }} there the other machine's fingerprint (or a what-if)
  * @returns {{ id: string, label: string, ratio: number, bounds: string[], measured: object|null }[]} bounds: sync's and async's
  */
 function predict (inputs, there) {
-  const scale = Object.fromEntries(COSTS.map((c) => [c, there.costs[c].estimate / inputs.fingerprint.costs[c].estimate]))
+  const here = inputs.fingerprint
+  const key = (c) => c === 'wakeUpUs' ? wakeUpCost(here, there) : c
+  const scale = Object.fromEntries(COSTS.map((c) => [c, there.costs[key(c)].estimate / here.costs[key(c)].estimate]))
   return inputs.pairs.map((pair) => {
     const [sync, async] = pair.cells.map((cell) => predictCell(cell, scale, there.cores))
     return { id: pair.id, label: pair.label, ratio: sync.ops / async.ops, bounds: [sync.bound, async.bound], measured: pair.measured }
@@ -175,9 +186,10 @@ function movers (inputs) {
   const fp = inputs.fingerprint
   return COSTS.map((c) => {
     const there = { cores: fp.cores, costs: { ...fp.costs, [c]: { estimate: fp.costs[c].estimate * 2 } } }
+    if (c === 'wakeUpUs' && fp.costs.wakeUpCpuUs) there.costs.wakeUpCpuUs = { estimate: fp.costs.wakeUpCpuUs.estimate * 2 }
     const what = `${LABELS[c]} twice as costly (${(fp.costs[c].estimate * 2).toPrecision(3)} µs)`
     return { what, ratios: Object.fromEntries(predict(inputs, there).map((p) => [p.id, p.ratio])) }
   })
 }
 
-module.exports = { readModelFolder, modelInputs, measuredPairs, predict, movers }
+module.exports = { readModelFolder, modelInputs, measuredPairs, predict, movers, wakeUpCost }

@@ -17,14 +17,17 @@ t.test('the costs: each a median of 15 batches inside its interval, in the order
   t.equal(fp.cores, os.availableParallelism())
   t.equal(fp.cpuModel, os.cpus()[0].model.trim())
   t.equal(fp.kernel, `${os.type()} ${os.release()}`)
-  t.same(Object.keys(fp.costs), ['poolTripUs', 'wakeUpUs', 'systemCallUs', 'jsWorkUs', 'httpRoundTripUs'])
+  t.same(Object.keys(fp.costs), ['poolTripUs', 'wakeUpUs', 'wakeUpCpuUs', 'systemCallUs', 'jsWorkUs', 'httpRoundTripUs'])
   for (const [name, c] of Object.entries(fp.costs)) {
     const said = `${name}: ${c.estimate.toFixed(2)} µs in [${c.low.toFixed(2)}, ${c.high.toFixed(2)}]`
     t.ok(c.n === 15 && c.low > 0 && c.low <= c.estimate && c.estimate <= c.high, said)
   }
-  const { poolTripUs: pool, wakeUpUs: wake, systemCallUs: call, jsWorkUs: js, httpRoundTripUs: rt } = fp.costs
+  const { poolTripUs: pool, wakeUpUs: wake, wakeUpCpuUs: wakeCpu, systemCallUs: call, jsWorkUs: js, httpRoundTripUs: rt } = fp.costs
   t.ok(call.estimate < pool.estimate, `a system call (${call.estimate.toFixed(2)} µs) costs less than a pool trip (${pool.estimate.toFixed(1)})`)
   t.ok(call.estimate < wake.estimate, `and less than a wake-up (${wake.estimate.toFixed(1)})`)
+  // A hand-off's CPU: one thread runs at a time, so at most its time and a little (the two overlap as one wakes the other)
+  t.ok(wakeCpu.estimate <= 1.25 * wake.estimate, `a wake-up's CPU (${wakeCpu.estimate.toFixed(2)} µs) within its time (${wake.estimate.toFixed(2)})`)
+  t.ok(call.estimate < wakeCpu.estimate, 'and it costs more than a system call: it makes several')
   t.ok(call.estimate < rt.estimate, `and less than an HTTP round trip (${rt.estimate.toFixed(1)})`)
   t.ok(js.estimate > 10 * call.estimate, `200,000 steps of JS (${js.estimate.toFixed(0)} µs) are many system calls`)
 })
@@ -45,13 +48,15 @@ t.test('the line: the machine, its mitigations counted, then each cost with its 
     costs: {
       poolTripUs: c(31.24, 29.5, 33.01),
       wakeUpUs: c(9.5, 9.01, 10.2),
+      wakeUpCpuUs: c(7.25, 7.1, 7.5),
       systemCallUs: c(0.612, 0.6, 0.64),
       jsWorkUs: c(1234.4, 1200, 1300),
       httpRoundTripUs: c(98.6, 95.1, 101.7)
     }
   }
   t.equal(fingerprintLine(fp), 'machine: AMD EPYC, 2 cores, Linux 6.1.0, mitigations: 2 on, 1 vulnerable; pool trip 31.2 µs [29.5-33.0], ' +
-    'wake-up 9.50 µs [9.01-10.20], system call 0.61 µs [0.60-0.64], JS work 1,234 µs [1,200-1,300], HTTP round trip 98.6 µs [95.1-101.7]')
+    'wake-up 9.50 µs [9.01-10.20], wake-up CPU 7.25 µs [7.10-7.50], system call 0.61 µs [0.60-0.64], JS work 1,234 µs [1,200-1,300], ' +
+    'HTTP round trip 98.6 µs [95.1-101.7]')
   t.equal(fingerprintLine({ ...fp, mitigations: null, costs: { poolTripUs: fp.costs.poolTripUs } }),
     'machine: AMD EPYC, 2 cores, Linux 6.1.0; pool trip 31.2 µs [29.5-33.0]', 'no mitigations folder: none said')
 })

@@ -31,6 +31,8 @@ t.test('--on: the prediction for that folder\'s machine beside what it measured,
   const env = JSON.parse(fs.readFileSync(path.join(REFERENCE, 'env.json'), 'utf8'))
   t.equal(lines.find((l) => l.startsWith('  for:')), `  for:  ${fingerprintLine(env.fingerprint)}`, 'its fingerprint, not one measured now')
   t.equal(lines.filter((l) => / twice as costly \(/.test(l)).length, 5, 'each cost twice as costly')
+  t.match(lines.find((l) => l.startsWith('note: wake-ups')), 'no wake-up CPU in the fingerprint of model-2026-11-29-amd-fresh-a (made',
+    'a reference made before wake-ups\' CPU was measured: said')
 })
 
 t.test('a miss beyond its pair\'s stated error is said so, one within it not', async (t) => {
@@ -53,7 +55,8 @@ t.test('without --on: this machine\'s fingerprint, measured now', async (t) => {
   t.equal(out.status, 0, out.stderr)
   const doc = JSON.parse(out.stdout)
   t.equal(doc.fingerprint.cores, os.availableParallelism())
-  t.ok(doc.fingerprint.costs.wakeUpUs.estimate > 0, 'a wake-up measured')
+  t.ok(doc.fingerprint.costs.wakeUpUs.estimate > 0 && doc.fingerprint.costs.wakeUpCpuUs.estimate > 0, 'a wake-up measured, its time and CPU')
+  t.equal(doc.wakeUpAt, 'time', 'the reference has no wake-up CPU: wake-ups scaled by their time')
   t.same(doc.predicted.map((p) => p.id), ['process', 'cluster'])
   t.ok(doc.predicted.every((p) => p.ratio > 0 && p.miss === null), 'no miss without a folder that measured it')
 })

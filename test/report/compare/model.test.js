@@ -74,6 +74,22 @@ t.test('on another machine each share is paid at its cost there', async (t) => {
   near(t, predict(inputs, there({ httpRoundTripUs: cost(400) }))[1].ratio, 440 / 340, 'cluster, HTTP × 2: the client\'s time too')
 })
 
+t.test('wake-ups at their CPU where both fingerprints have it, at their time otherwise', async (t) => {
+  const withCpu = (fp, us) => ({ ...fp, costs: { ...fp.costs, wakeUpCpuUs: cost(us) } })
+  const here = folder()
+  here.env.fingerprint = withCpu(FP, 10)
+  const inputs = modelInputs(here)
+  // The wake-up's time × 3 (as in the test above) but its CPU the same: async's time × 1, 3333.3/s; sync 5000
+  const there = { cores: 2, costs: { ...FP.costs, wakeUpUs: cost(90) } }
+  near(t, predict(inputs, withCpu(there, 10))[0].ratio, 1.5, 'the CPU the same: the time ignored')
+  // The CPU × 3: as the time × 3 above, 2.7
+  near(t, predict(inputs, withCpu(there, 30))[0].ratio, 2.7, 'the CPU × 3')
+  near(t, predict(inputs, there)[0].ratio, 2.7, 'no CPU there: the time × 3')
+  near(t, predict(modelInputs(folder()), withCpu(there, 10))[0].ratio, 2.7, 'no CPU here: the time × 3')
+  // movers doubles the wake-up's CPU with its time: 2.1 (the test below)
+  near(t, movers(inputs)[3].ratios.process, 2.1, 'wake-up × 2 doubles its CPU too')
+})
+
 t.test('movers: each cost twice as costly, by pair', async (t) => {
   const moves = movers(modelInputs(folder()))
   t.same(moves.map((m) => m.what), ['JS work twice as costly (440 µs)', 'HTTP round trip twice as costly (400 µs)',
