@@ -7,7 +7,7 @@ const t = require('tap')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { measureFingerprint, fingerprintLine, mitigations } = require('../../lib/machine/fingerprint')
+const { measureFingerprint, fingerprintLine, mitigations, oneCpu } = require('../../lib/machine/fingerprint')
 const { parseMachineCommand } = require('../../sweep/machine')
 
 const ROOT = path.join(__dirname, '..', '..')
@@ -28,8 +28,17 @@ t.test('the costs: each a median of 15 batches inside its interval, in the order
   // A hand-off's CPU: one thread runs at a time, so at most its time and a little (the two overlap as one wakes the other)
   t.ok(wakeCpu.estimate <= 1.25 * wake.estimate, `a wake-up's CPU (${wakeCpu.estimate.toFixed(2)} µs) within its time (${wake.estimate.toFixed(2)})`)
   t.ok(call.estimate < wakeCpu.estimate, 'and it costs more than a system call: it makes several')
+  if (fp.cores > 1) t.ok(wakeCpu.estimate < 0.9 * wake.estimate, 'more than one core: a hand-off across CPUs, part of its time a CPU waking')
   t.ok(call.estimate < rt.estimate, `and less than an HTTP round trip (${rt.estimate.toFixed(1)})`)
   t.ok(js.estimate > 10 * call.estimate, `200,000 steps of JS (${js.estimate.toFixed(0)} µs) are many system calls`)
+})
+
+t.test('hand-offs on one CPU: their batches\' CPU nearly all their time', async (t) => {
+  const batches = (pairs) => ({ wakeUpUs: pairs.map(([time]) => time), wakeUpCpuUs: pairs.map(([, cpu]) => cpu) })
+  t.equal(oneCpu(batches([[3.3, 3.2], [3.5, 3.3], [7, 5.4]])), true, 'two of three batches at 94-97%: one CPU')
+  t.equal(oneCpu(batches([[7.2, 5.6], [3.5, 3.3], [7, 5.4]])), false, 'two of three at 77-78%: across CPUs')
+  t.equal(oneCpu(batches([[10, 9], [10, 9.2]])), true, 'at 90% and 92%: one CPU')
+  t.equal(oneCpu(batches([[10, 8.8], [10, 8.9]])), false, 'at 88% and 89%: across CPUs')
 })
 
 t.test('mitigations: the kernel\'s word for each vulnerability; null where there is no such folder', async (t) => {
