@@ -12,10 +12,11 @@ const { readModelFolder, modelInputs, measuredPairs, predict, movers, wakeUpCost
 const REFERENCE = path.join(ROOT, 'docs', 'model-2026-11-29-amd-fresh-a')
 /**
  * How far the model may miss a measured sync/async ratio, by pair, from a folder made on as many cores or more: the most it
- * missed on the folders it was checked against (every round from the files as created: 8% and 15%), rounded up to 5%
- * (docs/RESULTS.md, "The model again, every round from the files as created"). It predicts the cluster low.
+ * missed on the folders it was checked against, on the AMD EPYC VM and the Intel Xeon one and from each to the other (every
+ * round from the files as created; 18% in one process, 17% in a cluster of 2), rounded up to 5% (docs/RESULTS.md, "The
+ * model across the two VM kinds"). Checked on the AMD VM alone it missed by up to 8% and 15%.
  */
-const STATED_ERROR = { process: 0.1, cluster: 0.15 }
+const STATED_ERROR = { process: 0.2, cluster: 0.2 }
 const pct = (e) => `±${Math.round(e * 100)}%`
 
 /**
@@ -95,7 +96,7 @@ async function runPredictCommand ({ from, on, json }) {
     const without = [[from, inputs.fingerprint], [on ?? 'this machine', fp]].filter(([, f]) => !f.costs.wakeUpCpuUs).map(([d]) => path.basename(d))
     lines.push(`note: wake-ups scaled by their time, not their CPU: no wake-up CPU in the fingerprint of ${[...new Set(without)].join(' and ')} ` +
       '(made before 2026-11-30); the time also holds an idle CPU\'s waking, which a server does not pay in CPU, so where the two ' +
-      'machines\' idle CPUs wake at unlike speeds the prediction misses (from the Intel VM to the AMD one: +45%)')
+      'machines\' idle CPUs wake at unlike speeds the prediction misses more (from the Intel VM to the AMD one: up to +18%)')
   }
   if (there && inputs.freshFiles !== (there.env.options?.freshFiles === true)) {
     const [fresh, grown] = inputs.freshFiles ? [from, on] : [on, from]

@@ -38,8 +38,9 @@ async function poolTrip () {
 // until the other wakes it); a round trip is two wake-ups. Its time, and the CPU the process spent on it (both
 // threads'): the time also holds the other CPU's waking from idle, which a busy server does not pay in CPU.
 // With more than one core the scheduler now and then keeps the two threads on one CPU, where a hand-off is a
-// context switch (about half the time here, all of it CPU: 1 fingerprint in 10 on the Intel VM): a new worker is
-// tried then, up to ATTEMPTS, so that the wake-up measured is the one across CPUs that a busy server's threads make.
+// context switch (about half the time, all of it CPU; on the Intel VM 2 fingerprints of 20 just after a run, none of
+// 60 at rest): a new worker is tried then, up to ATTEMPTS, so that a machine at rest measures one kind of wake-up,
+// across CPUs. On a busy machine the two share a CPU whatever the attempt: measure at rest.
 const ATTEMPTS = 3
 async function wakeUp () {
   let got
