@@ -5,7 +5,7 @@
 
 const path = require('node:path')
 const { ConfigError, ROOT } = require('../lib/config')
-const { measureFingerprint, fingerprintLine } = require('../lib/machine/fingerprint')
+const { measureFingerprint, fingerprintLine, wakeUpOnOneCpu } = require('../lib/machine/fingerprint')
 const { readModelFolder, modelInputs, measuredPairs, predict, movers, wakeUpCost } = require('../report/compare/model')
 
 /** The folder the README's answer and the model's stated error come from. */
@@ -92,11 +92,17 @@ async function runPredictCommand ({ from, on, json }) {
     lines.push(`note: the fingerprints were measured on Node ${inputs.node} and ${node}: the JS work's cost moves with V8 as well as with ` +
       'the CPU, so the prediction mixes the two; on the Node of FROM it is the machine\'s alone')
   }
+  // The folders (or this machine) whose fingerprint passes `test`, by name, once each.
+  const named = (test) => [...new Set([[from, inputs.fingerprint], [on ?? 'this machine', fp]].filter(([, f]) => test(f)).map(([d]) => path.basename(d)))]
   if (wakeUpAt === 'time') {
-    const without = [[from, inputs.fingerprint], [on ?? 'this machine', fp]].filter(([, f]) => !f.costs.wakeUpCpuUs).map(([d]) => path.basename(d))
-    lines.push(`note: wake-ups scaled by their time, not their CPU: no wake-up CPU in the fingerprint of ${[...new Set(without)].join(' and ')} ` +
+    lines.push(`note: wake-ups scaled by their time, not their CPU: no wake-up CPU in the fingerprint of ${named((f) => !f.costs.wakeUpCpuUs).join(' and ')} ` +
       '(made before 2026-11-30); the time also holds an idle CPU\'s waking, which a server does not pay in CPU, so where the two ' +
       'machines\' idle CPUs wake at unlike speeds the prediction misses more (from the Intel VM to the AMD one: up to +18%)')
+  }
+  const oneCpu = named(wakeUpOnOneCpu)
+  if (oneCpu.length > 0) {
+    lines.push(`note: the fingerprint of ${oneCpu.join(' and ')} measured its wake-ups with both threads on one CPU (a busy ` +
+      'machine): the servers\' wake-ups are scaled by a context switch\'s cost; measure at rest')
   }
   if (there && inputs.freshFiles !== (there.env.options?.freshFiles === true)) {
     const [fresh, grown] = inputs.freshFiles ? [from, on] : [on, from]

@@ -52,8 +52,20 @@ async function wakeUp () {
 }
 
 // Whether hand-offs' batches ran on one CPU: all of their time CPU (the median batch's CPU at 90% of its time or more).
+const ONE_CPU = 0.9
 function oneCpu ({ wakeUpUs: time, wakeUpCpuUs: cpu }) {
-  return median(cpu.map((c, i) => c / time[i])) >= 0.9
+  return median(cpu.map((c, i) => c / time[i])) >= ONE_CPU
+}
+
+/**
+ * Whether a fingerprint of a machine with more than one core measured its wake-ups on one CPU (every attempt: a busy
+ * machine), so that they are a context switch's cost, not a hand-off's across CPUs.
+ * @param {object} fp measureFingerprint's (or env.json's)
+ * @returns {boolean} false for one core, and for a fingerprint without a wake-up CPU (before 2026-11-30)
+ */
+function wakeUpOnOneCpu (fp) {
+  const { wakeUpUs: time, wakeUpCpuUs: cpu } = fp.costs ?? {}
+  return fp.cores > 1 && Boolean(time && cpu) && cpu.estimate >= ONE_CPU * time.estimate
 }
 
 async function handOffs () {
@@ -182,7 +194,8 @@ function fingerprintLine (fp) {
   const said = m ? `, mitigations: ${count('Mitigation')} on, ${count('Vulnerable')} vulnerable` : ''
   const costs = Object.entries(LABELS).filter(([k]) => fp.costs[k])
     .map(([k, label]) => `${label} ${cost(fp.costs[k])}`)
-  return `machine: ${fp.cpuModel}, ${fp.cores} cores, ${fp.kernel}${said}; ${costs.join(', ')}`
+  const oneCpuSaid = wakeUpOnOneCpu(fp) ? '; its wake-ups ran on one CPU (a busy machine: measure at rest)' : ''
+  return `machine: ${fp.cpuModel}, ${fp.cores} cores, ${fp.kernel}${said}; ${costs.join(', ')}${oneCpuSaid}`
 }
 
-module.exports = { measureFingerprint, fingerprintLine, mitigations, oneCpu, LABELS }
+module.exports = { measureFingerprint, fingerprintLine, mitigations, oneCpu, wakeUpOnOneCpu, LABELS }

@@ -64,6 +64,16 @@ t.test('without --on: this machine\'s fingerprint, measured now', async (t) => {
   t.ok(doc.predicted.every((p) => p.ratio > 0 && p.miss === null), 'no miss without a folder that measured it')
 })
 
+t.test('a folder whose fingerprint measured its wake-ups on one CPU: a note says so', async (t) => {
+  const busy = path.join(t.testdir({}), 'busy')
+  fs.cpSync(REFERENCE, busy, { recursive: true })
+  const env = JSON.parse(fs.readFileSync(path.join(busy, 'env.json'), 'utf8'))
+  env.fingerprint.costs.wakeUpCpuUs = { ...env.fingerprint.costs.wakeUpUs } // all of its time CPU, on 2 cores: on one CPU
+  fs.writeFileSync(path.join(busy, 'env.json'), JSON.stringify(env))
+  t.match(run(REFERENCE, `--on=${busy}`).stdout, /^note: the fingerprint of busy measured its wake-ups with both threads on one CPU/m)
+  t.notMatch(run(REFERENCE, `--on=${REFERENCE}`).stdout, /on one CPU/, 'a fingerprint without a wake-up CPU: nothing said')
+})
+
 t.test('a folder the model cannot read, and bad arguments: exit 2 and one line', async (t) => {
   const dir = t.testdir({})
   const copy = (name, skip) => {

@@ -204,6 +204,20 @@ t.test('two machines: said first with their costs side by side, and the gate doe
     'folders from before the fingerprint: the change of machine all the same')
 })
 
+t.test('a fingerprint whose wake-ups ran on one CPU: said beside the costs', async (t) => {
+  const { machineDifference, machineLines } = require('../../../report/compare/machine')
+  const env = (wakeCpu, cores = 2) => {
+    const fp = fingerprint(30)
+    return { cpuModel: 'x', cpus: cores, fingerprint: { ...fp, cores, costs: { ...fp.costs, wakeUpCpuUs: cost(wakeCpu, 0.5) } } }
+  }
+  const said = (a, b) => machineLines(machineDifference(a, b)).join('\n')
+  // A hand-off across CPUs 10 µs of time, 7.5 of CPU; on one CPU 9.5 of 10 (95%): the second a busy machine's
+  t.match(said(env(7.5), env(9.5)), 'B measured its wake-ups with both threads on one CPU (a busy machine): a context switch\'s cost')
+  t.match(said(env(9.5), { ...env(9.5), cpuModel: 'y' }), 'A and B measured their wake-ups with both threads on one CPU')
+  t.notMatch(said(env(7.5), env(8.5)), /one CPU/, 'at 85% of its time: across CPUs')
+  t.notMatch(said(env(7.5, 1), env(9.5, 1)), /one CPU/, 'one core: every hand-off is on one CPU, nothing to say')
+})
+
 t.test('one kind of machine whose costs moved beyond their noise: said, and the gate still judges', async (t) => {
   const root = t.testdir()
   const a = folderLike(root, BEFORE, 'calm', (env) => ({ ...env, fingerprint: fingerprint(30) }))
