@@ -64,6 +64,14 @@ t.test('without --on: this machine\'s fingerprint, measured now', async (t) => {
   t.ok(doc.predicted.every((p) => p.ratio > 0 && p.miss === null), 'no miss without a folder that measured it')
 })
 
+t.test('wake-ups scaled by their time where there they take twice as long or more: a note says the prediction is high', async (t) => {
+  const intel = path.join(ROOT, 'docs', 'model-2026-11-30-intel-2core')
+  const high = run(intel, `--on=${REFERENCE}`).stdout
+  // 26.5 µs on the AMD VM, 6.75 on the Intel one: 3.9 times
+  t.match(high, /^note: wake-ups scaled by their time, .+\. There a wake-up takes 3\.9 times as long: .+ read that prediction as the top of its range$/m)
+  t.notMatch(run(REFERENCE, `--on=${intel}`).stdout, /There a wake-up takes/, 'the other way (0.25 times): nothing more said')
+})
+
 t.test('a folder whose fingerprint measured its wake-ups on one CPU: a note says so', async (t) => {
   const busy = path.join(t.testdir({}), 'busy')
   fs.cpSync(REFERENCE, busy, { recursive: true })
