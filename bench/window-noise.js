@@ -88,10 +88,10 @@ function main (args) {
       const files = env.options?.freshFiles ? 'fresh files' : 'files growing'
       const { adjacent, apart } = pairByDistance(windows, aa.a, aa.b)
       console.log(`${path.basename(dir)}: A/A ${aa.estimate.toFixed(3)}× [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}] ${aa.verdict} ` +
-      `(${aa.n} rounds, per-round ratio spread ${spread.toFixed(3)}); windows ${median(kept.map((w) => w.wallUs / 1000)).toFixed(0)} ms, ` +
-      `varying by ${variation.toFixed(3)} within a round, a window against the next ${correlation(next).toFixed(2)}; A's window over B's ` +
-      `in one pass spread by ${adjacent.spread.toFixed(3)} next to each other (${adjacent.n} passes), ${apart.spread.toFixed(3)} apart ` +
-      `(${apart.n}); ${files}`)
+        `(${aa.n} rounds, per-round ratio spread ${spread.toFixed(3)}); windows ${median(kept.map((w) => w.wallUs / 1000)).toFixed(0)} ms, ` +
+        `varying by ${variation.toFixed(3)} within a round, a window against the next ${correlation(next).toFixed(2)}; A's window over B's ` +
+        `in one pass spread by ${adjacent.spread.toFixed(3)} next to each other (${adjacent.n} passes), ${apart.spread.toFixed(3)} apart ` +
+        `(${apart.n}); ${files}`)
     } catch (err) {
       process.stderr.write(`bench/window-noise.js: ${dir}: ${err.message}\n`)
       status = 1

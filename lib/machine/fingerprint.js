@@ -2,7 +2,8 @@
 // The machine's fingerprint: what it is (CPU model, cores, kernel and its mitigations) and what the costs a
 // sync-against-async answer depends on take here, each the median of its batches with an interval: a libuv pool
 // round trip (fs.stat of a cached file, one in flight), a thread wake-up (two threads hand a token back and forth: its
-// time, and the CPU the two spend on it), a system call (fstat of an open file), a fixed piece of JS work, and a loopback HTTP round trip. Under a second.
+// time, and the CPU the two spend on it), a system call (fstat of an open file), a fixed piece of JS work, and a
+// loopback HTTP round trip. Under a second.
 // Every measuring command records it in env.json and prints its line as it starts; `./run_benchmark.sh machine`.
 
 const fs = require('node:fs')

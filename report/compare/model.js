@@ -8,9 +8,9 @@
 // categories of profile/categories.js, and each category is paid at one of the fingerprint's costs: JS and V8 at the JS
 // work's, node's HTTP and the kernel's network at the loopback HTTP round trip's, the kernel's file system and the rest
 // of its entries at a system call's, the kernel's wake-ups at a thread wake-up's (its CPU where both fingerprints have
-// it, its time otherwise: the time also holds an idle CPU's waking, which a server does not pay in CPU), the libuv pool's
-// own work at a pool trip's; the client's time at the HTTP round trip's. On another machine each category's time is scaled by its cost
-// there over its cost here. A cell then serves min(processes ÷ L, cores ÷ (C + S)) requests a second: its event loops
+// it, its time otherwise: the time also holds an idle CPU's waking, which a server does not pay in CPU), the libuv
+// pool's own work at a pool trip's; the client's time at the HTTP round trip's. On another machine each category's
+// time is scaled by its cost there over its cost here. A cell then serves min(processes ÷ L, cores ÷ (C + S)) requests a second: its event loops
 // or the cores, whichever is full first; the ratio of sync's to async's is the prediction.
 
 const fs = require('node:fs')
