@@ -40,9 +40,9 @@ const ROUNDS = { maxInterference: MAX_INTERFERENCE, margin: MARGIN, maxRounds: 1
 const INTERLEAVED = { measure: 'rounds', flags: ['--warmup=1', '--keepAliveTimeout=3600000'] }
 
 const POOL_SIZES = [1, 2, 4, 8, 16, 64]
-const POOL_EVERYWHERE = [1, 4, 64]
+const POOL_EVERYWHERE = [4, 64]
 // threadpool's thinning of its own lists (a list the user gives is taken whole): sync at the default pool only (its size is moot
-// for it), io_uring for async in one process at the default pool, the sizes beyond 1, 4 and 64 at the slowest storage alone.
+// for it), io_uring for async in one process at the default pool, the sizes beyond 4 and 64 at the slowest storage alone.
 function keepPoolCell (c, given) {
   if (c.kind === 'sync' && c.uvThreadpoolSize !== LIBUV_DEFAULT_THREADPOOL) return false
   if (!given.uvUseIoUring && c.uvUseIoUring === 1 && (c.kind !== 'async' || c.uvThreadpoolSize !== LIBUV_DEFAULT_THREADPOOL)) return false
@@ -86,16 +86,18 @@ const PRESETS = {
     rounds: { rounds: 6, budget: 600, slo: parseSlo('p99:20ms'), precision: 0.05, startRate: 100, endRate: 20000, probe: 1, rates: [] } },
   run: { measure: 'sequence', lists: {}, flags: [], aa: () => null, rounds: { rounds: 1, profile: false, profileRounds: 5 } },
   // libuv's pool size: async in one process and in a cluster of 2 (sync, which hands the pool nothing, as the reference) at each
-  // size, on 1 core (split: the client on the other) and on both (shared), a plain folder, 100 µs and 1 ms storage, io_uring
-  // beside the pool; 2 x 48 connections, 1.5 x the largest pool, since a request spends part of its time on the event loop, not
-  // in a pool call; a request may wait 60 s, not 10, as the 60 servers warm up at once (sync's 96 queued requests then wait
-  // seconds behind each other on a shared core). Thinned to fit its budget (keep): the sizes between 1, 4 and 64 at the slowest
-  // storage only; sync and io_uring (async, 1 process) at libuv's default, 4. One profiled round gives the model its calls per
+  // size, on 1 core (split: the client on the other) and on both (shared), 1 ms storage and a plain folder, io_uring beside the
+  // pool; 2 x 48 connections, 1.5 x the largest pool, since a request spends part of its time on the event loop, not in a pool
+  // call; a request may wait 60 s, not 10, as the 40 servers warm up at once (sync's 96 queued requests then wait seconds behind
+  // each other on a shared core). Thinned so that its budget decides the sizes at 1 ms, where the pool is what holds a server
+  // up (keep): at the plain folder 4 and 64 alone; sync and io_uring (async, 1 process) at libuv's default, 4. With 100 µs
+  // storage beside 1 ms as well (60 cells, 2026-11-28) the 1 ms cells got 7 to 8 rounds in the budget and their sizes 8 and 16
+  // against 4 came out undecided in 7 of 8 on either VM kind (docs/RESULTS.md). One profiled round gives the model its calls per
   // request and the wake-ups.
   threadpool: { ...INTERLEAVED,
     lists: { kinds: ['sync', 'async', 'async-cluster'], nServers: [2], nClients: [2], uvThreadpoolSize: POOL_SIZES, cpuset: ['split', 'shared'],
       uvUseIoUring: [0, 1] },
-    flags: [...INTERLEAVED.flags, '--concurrency=48', '--timeout=60000'], aa: () => null, slice: { ioDelay: ['off', 100, 1000] }, keep: keepPoolCell,
+    flags: [...INTERLEAVED.flags, '--concurrency=48', '--timeout=60000'], aa: () => null, slice: { ioDelay: ['off', 1000] }, keep: keepPoolCell,
     rounds: { ...ROUNDS, rounds: 6, budget: 660, window: 480, passes: 3, warmOps: 1000, profile: true, profileRounds: 1, fairWindows: true } },
   // Which fs API a file server should use (docs/fsapi.md): readFileSync (the sync kind) and each async idiom in one process, GETs only,
   // each answering the file's bytes as read (GET /file), files of 1 KiB to 4 MiB (below and above readFile's 512 KiB chunk), 4 and
@@ -180,7 +182,7 @@ const COMMANDS = {
   threadpool: cells('threadpool', {
     line: `how big libuv's pool should be for a file server: async in one process and in a cluster of 2 at pool sizes ${POOL_SIZES.join(', ')} ` +
       `(${POOL_EVERYWHERE.join(', ')} only, but at 1 ms), sync as the reference, io_uring beside the pool where libuv uses it, on 1 core and ` +
-      'on 2 (--cpuset split, shared), at a plain folder, 100 µs and 1 ms storage (when FUSE works); interleaved within ' +
+      'on 2 (--cpuset split, shared), at 1 ms storage (when FUSE works) and a plain folder; interleaved within ' +
       `${duration(PRESETS.threadpool.rounds.budget)} and one profiled round; each size against 4, and a model of what the pool, the ` +
       'cores and the event loop allow beside each measurement; writes threadpool.md beside the report',
     parse: (rest) => parseThreadpool(PRESETS.threadpool, rest),

@@ -17,20 +17,27 @@ const { cachedNodes } = require('../../lib/install/node-versions')
 const PROBE = path.join(__dirname, '../../sweep/threadpool/probe.js')
 const count = (cells, test) => cells.filter(test).length
 
-t.test('the grid: every size at 1 ms, 1, 4 and 64 elsewhere, sync and io_uring at the default pool, on 1 and 2 cores', { skip: checkFuse() }, async (t) => {
+t.test('the grid: every size at 1 ms, 4 and 64 at a plain folder, sync and io_uring at pool 4, on 1 and 2 cores', { skip: checkFuse() }, async (t) => {
   const { plan } = parseThreadpool(PRESETS.threadpool, [])
   const cells = plan.cells
-  t.equal(cells.length, 60)
-  t.same([...new Set(cells.filter((c) => c.ioDelay === 1000 && c.kind === 'async').map((c) => c.uvThreadpoolSize))].sort((a, b) => a - b), [1, 2, 4, 8, 16, 64])
-  for (const delay of ['off', 100]) {
-    t.same([...new Set(cells.filter((c) => c.ioDelay === delay && c.kind !== 'sync').map((c) => c.uvThreadpoolSize))].sort((a, b) => a - b), [1, 4, 64],
-      `ioDelay ${delay}: the sizes between are left out`)
-  }
+  t.equal(cells.length, 40)
+  const sizes = (delay) => [...new Set(cells.filter((c) => c.ioDelay === delay && c.kind !== 'sync').map((c) => c.uvThreadpoolSize))]
+    .sort((a, b) => a - b)
+  t.same(sizes(1000), [1, 2, 4, 8, 16, 64], 'every size at 1 ms')
+  t.same(sizes('off'), [4, 64], 'a plain folder: the default and the largest')
+  t.same([...new Set(cells.map((c) => c.ioDelay))].sort(), [1000, 'off'], 'no other storage: its cells would take the 1 ms cells\' rounds')
+  t.equal(count(cells, (c) => c.ioDelay === 1000), 28, '1 ms: 24 async cells, sync and io_uring on 1 and 2 cores')
   t.ok(cells.filter((c) => c.kind === 'sync').every((c) => c.uvThreadpoolSize === 4 && c.uvUseIoUring === 0), 'sync: its pool size is moot, once')
-  t.same(cells.filter((c) => c.uvUseIoUring === 1).map((c) => `${c.kind} ${c.uvThreadpoolSize}`), Array(6).fill('async 4'), 'io_uring: async at 4')
-  t.equal(count(cells, (c) => c.cpuset === 'split'), 30, 'half the cells on 1 server core')
+  t.same(cells.filter((c) => c.uvUseIoUring === 1).map((c) => `${c.kind} ${c.uvThreadpoolSize}`), Array(4).fill('async 4'), 'io_uring: async at 4')
+  t.equal(count(cells, (c) => c.cpuset === 'split'), 20, 'half the cells on 1 server core')
   t.equal(plan.config.concurrency * cells[0].nClients, 96, '96 requests in flight, 1.5 x the largest pool')
   t.equal(plan.options.profile, true, 'one profiled round for the model')
+})
+
+t.test('a storage list of the user: every size at the slowest, 4 and 64 at the others', { skip: checkFuse() }, async (t) => {
+  const { plan } = parseThreadpool(PRESETS.threadpool, ['--ioDelay=off,100,1000', '--kinds=async'])
+  const sizes = (delay) => [...new Set(plan.cells.filter((c) => c.ioDelay === delay).map((c) => c.uvThreadpoolSize))].sort((a, b) => a - b)
+  t.same([sizes('off'), sizes(100), sizes(1000)], [[4, 64], [4, 64], [1, 2, 4, 8, 16, 64]])
 })
 
 t.test('a pool list of the user is taken whole, and must hold libuv\'s default', { skip: checkFuse() }, async (t) => {
