@@ -47,9 +47,11 @@ function answerLines ({ verdicts, why, calibration, undecided, metric = 'opsPerS
   // After the last undecided verdict: the rounds that would decide them all at this run's noise.
   const lastUndecided = order.findLastIndex((e) => !e.aa && e.verdict === 'undecided')
   if (lastUndecided >= 0 && undecided) {
-    const what = undecided.count === 1 ? 'it' : `all ${undecided.count}`
+    const { count, of, beyond } = undecided
+    const what = beyond ? `${count} of the ${of}` : count === 1 ? 'it' : `all ${count}`
+    const rest = beyond ? `; the other${of - count === 1 ? ' needs' : `s (${of - count}) need`} more than ${beyond} rounds (--maxRounds)` : ''
     after.push([lastUndecided, { tone: 'none', text: `undecided: at this run's noise about ${undecided.rounds} rounds, not ${undecided.n}, ` +
-      `would decide ${what}: ${undecided.flags} gives a run like this one that many` }])
+      `would decide ${what}: ${undecided.flags} gives a run like this one that many${rest}` }])
   }
   for (const [at, line] of after.sort((x, y) => y[0] - x[0])) lines.splice(at + 1, 0, line)
   const explained = order.map((e) => [e, why?.comparisons.find((c) => c.a === e.a && c.b === e.b && !c.aa)]).filter(([, c]) => c)

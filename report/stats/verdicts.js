@@ -138,16 +138,23 @@ function decideNeeds (e, env) {
 
 /**
  * What the run's undecided headline comparisons (throughput, the A/A pair apart) need together: the one that needs the
- * most rounds, and how many there are.
+ * most rounds, and how many there are. Where some need more rounds than the run's --maxRounds and others fewer, the
+ * neediest of those within it: a ratio close to 1 or to the margin's edge can need thousands of rounds, which says
+ * nothing about what a longer run decides (threadpool on the Intel VM: 732 rounds for all 17, 2026-11-30).
  * @param {object[]} verdicts
  * @param {object} [env]
- * @returns {{ spread: number, rounds: number, n: number, flags: string, count: number } | null}
+ * @returns {{ spread: number, rounds: number, n: number, flags: string, count: number, of: number, beyond: number } | null} count:
+ *   how many the flags decide, of `of`; beyond: the --maxRounds the others need more than, when some do
  */
 function undecidedNeeds (verdicts, env) {
   const undecided = verdicts.filter((e) => e.metric === 'opsPerSec' && !e.aa && e.verdict === 'undecided' && e.ratio && !e.ratio.few)
   const needs = undecided.map((e) => decideNeeds(e, env))
   if (needs.length === 0 || needs.some((x) => !x)) return null
-  return { ...needs.reduce((x, y) => (y.rounds > x.rounds ? y : x)), count: needs.length }
+  const cap = env.options.maxRounds ?? Infinity
+  const within = needs.filter((x) => x.rounds <= cap)
+  const some = within.length > 0 && within.length < needs.length ? within : needs
+  const most = some.reduce((x, y) => (y.rounds > x.rounds ? y : x))
+  return { ...most, count: some.length, of: needs.length, ...(some === within && { beyond: cap }) }
 }
 
 /**

@@ -85,12 +85,22 @@ t.test('undecided verdicts: one line after the last of them, with the rounds and
   const env = { options: { budget: 110, maxRounds: 100 }, rounds: { timing: { start: 4000, warm: 6000 } } }
   const undecided = undecidedNeeds(verdicts, env)
   // "near" (1.02) must narrow to half of 0.0488 − 0.0198 at a spread of 0.107: (1.96 × 0.1069 / 0.01449)² / 0.955 = 219 rounds;
-  // "wide" (1.09) to half of 0.0862 at 0.2138: (1.96 × 0.2138 / 0.0431)² / 0.955 = 99: "near" names the run's.
-  t.match(undecided, { rounds: 219, n: 8, count: 2, flags: '--budget=2750 --maxRounds=219' })
-  const lines = answerLines({ verdicts, undecided }).map((l) => l.text)
-  t.same(lines.slice(0, 3).map((l) => l.split(':')[0]), ['wide', 'near', 'undecided'], 'right after the last undecided verdict')
-  t.equal(lines[2], 'undecided: at this run\'s noise about 219 rounds, not 8, would decide all 2: --budget=2750 --maxRounds=219 ' +
-    'gives a run like this one that many')
+  // "wide" (1.09) to half of 0.0862 at 0.2138: (1.96 × 0.2138 / 0.0431)² / 0.955 = 99.05, so 100: "near" names the run's.
+  // At --maxRounds=300 both: "near" names the run's, 10 + 100 × 219 / 8 s.
+  t.match(undecidedNeeds(verdicts, { ...env, options: { ...env.options, maxRounds: 300 } }), { rounds: 219, n: 8, count: 2, of: 2, flags: '--budget=2750' })
+  const both = answerLines({ verdicts, undecided: undecidedNeeds(verdicts, { ...env, options: { ...env.options, maxRounds: 300 } }) }).map((l) => l.text)
+  t.same(both.slice(0, 3).map((l) => l.split(':')[0]), ['wide', 'near', 'undecided'], 'right after the last undecided verdict')
+  t.equal(both[2], 'undecided: at this run\'s noise about 219 rounds, not 8, would decide all 2: --budget=2750 gives a run like this one that many')
+  // At --maxRounds=100 "near" needs more: the line names what decides "wide", 10 + 100 × 100 / 8 s, and says the other needs more.
+  t.match(undecided, { rounds: 100, n: 8, count: 1, of: 2, beyond: 100, flags: '--budget=1260' })
+  t.equal(answerLines({ verdicts, undecided }).map((l) => l.text)[2], 'undecided: at this run\'s noise about 100 rounds, not 8, would decide ' +
+    '1 of the 2: --budget=1260 gives a run like this one that many; the other needs more than 100 rounds (--maxRounds)')
+  // Every one beyond it: the neediest, with the --maxRounds it takes.
+  const near = undecidedNeeds([verdicts[0]], env)
+  t.match(near, { rounds: 219, count: 1, of: 1, flags: '--budget=2750 --maxRounds=219' })
+  t.notOk('beyond' in near)
+  t.equal(answerLines({ verdicts: [verdicts[0]], undecided: near }).map((l) => l.text)[1],
+    'undecided: at this run\'s noise about 219 rounds, not 8, would decide it: --budget=2750 --maxRounds=219 gives a run like this one that many')
   t.notOk(answerLines({ verdicts }).some((l) => l.text.startsWith('undecided:')), 'none without what they need')
   t.equal(undecidedNeeds([verdicts[2]], env), null, 'nothing when every verdict is decided')
 })
