@@ -85,7 +85,7 @@ t.test('undecided verdicts: one line after the last of them, with the rounds and
   const env = { options: { budget: 110, maxRounds: 100 }, rounds: { timing: { start: 4000, warm: 6000 } } }
   const undecided = undecidedNeeds(verdicts, env)
   // "near" (1.02) must narrow to half of 0.0488 − 0.0198 at a spread of 0.107: (1.96 × 0.1069 / 0.01449)² / 0.955 = 219 rounds;
-  // "wide" (1.09) to half of 0.0862 at 0.2138: (1.96 × 0.2138 / 0.0431)² / 0.955 = 99.05, so 100: "near" names the run's.
+  // "wide" (1.09) to half of 0.0862 at 0.2138: (1.96 × 0.2138 / 0.0431)² / 0.955 = 99.05, so 100.
   // At --maxRounds=300 both: "near" names the run's, 10 + 100 × 219 / 8 s.
   t.match(undecidedNeeds(verdicts, { ...env, options: { ...env.options, maxRounds: 300 } }), { rounds: 219, n: 8, count: 2, of: 2, flags: '--budget=2750' })
   const both = answerLines({ verdicts, undecided: undecidedNeeds(verdicts, { ...env, options: { ...env.options, maxRounds: 300 } }) }).map((l) => l.text)
