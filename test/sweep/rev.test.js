@@ -1,7 +1,7 @@
 'use strict'
 // --rev end to end: in a copy of this checkout whose last commit makes every request burn 2 ms of CPU, quick with
 // --rev=HEAD~1 --fail-on=slower decides this tree slower than its parent and exits 1; --rev=HEAD (the same code as two
-// cells) is not slower and exits 0. Each run's REF gets its worktree and npm ci (offline from npm's cache when it can).
+// cells) is not slower beyond the margin and exits 0. Each run's REF gets its worktree and npm ci (offline from npm's cache when it can).
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -59,8 +59,10 @@ t.test('a commit that costs CPU is decided slower than its parent (exit 1), and 
   // --quiet: a passing gate's line is shown, on stdout after the verdict lines; the rest of stderr is held back.
   const self = await quick(t, root, 'HEAD', '--quiet')
   t.equal(self.code, 0, self.stderr)
+  // Its verdict may still be "slower" within the margin: an interval at 95% leaves out 1 in 1 run of 20 by chance, and a kept
+  // process can keep a cost of its own (bench/RESULTS.md), which is why the gate asks for slower beyond the margin too.
   const { estimate, low, high, verdict } = self.verdict
-  t.not(verdict, 'slower', `the same code as two cells: ${estimate} [${low}–${high}] ${verdict}`)
+  t.ok(high >= 1 / 1.05 && low <= 1.05, `the same code as two cells, within reach of the ±5% margin: ${estimate} [${low}–${high}] ${verdict}`)
   t.match(self.stdout, /\n--fail-on=slower: passed, nothing slower beyond noise and margin in 1 comparison of this tree and a revision \(its interval at 95%\)/)
   t.notMatch(self.stderr, /rounds \(\d+ disturbed\)|--fail-on/, 'what the run said is held back, the gate\'s line is not on stderr')
 })
